@@ -1,0 +1,111 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import Fastify, { type FastifyInstance } from "fastify";
+import type { Config } from "./config.js";
+import { adminRoutes } from "./modules/admin/routes.js";
+import { codeSetRoutes } from "./modules/code-sets/routes.js";
+import { memberRoutes } from "./modules/members/routes.js";
+import { networkRoutes } from "./modules/networks/routes.js";
+import { policyHolderRoutes } from "./modules/policy-holders/routes.js";
+import { providerRoutes } from "./modules/providers/routes.js";
+import { findApiKeyOwner } from "./modules/tenants/service.js";
+import { userRoutes } from "./modules/users/routes.js";
+import type { Db } from "./platform/db/db.js";
+import { registerErrorHandler } from "./platform/http/error-handler.js";
+import { createRateLimiter } from "./platform/http/rate-limit.js";
+import { requireTenantApiKey } from "./platform/http/tenant-auth.js";
+import { validatorCompiler } from "./platform/http/validation.js";
+
+export const API_PREFIX = "/:tenant/v4.0/health";
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** a caller's X-Request-ID is kept when it is sane, so one id follows a request across systems */
+function requestIdOf(request: IncomingMessage): string {
+  const given = request.headers["x-request-id"];
+  return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+export type App = FastifyInstance;
+
+export async function buildApp(config: Config, db: Db): Promise<App> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: {
+        paths: ['req.headers["access-key"]', "req.headers.authorization", "req.headers.cookie"],
+        censor: "[redacted]",
+      },
+    },
+    https: config.tls ? { cert: config.tls.cert, key: config.tls.key } : null,
+    genReqId: requestIdOf,
+    requestIdLogLabel: "request_id",
+    return503OnClosing: true,
+    forceCloseConnections: "idle",
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  registerErrorHandler(app);
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "Mizan health-insurance adjudication API",
+        version: "4.0",
+        description:
+          "Reference data, prior authorization and claims screening. Tenant API under /{tenant}/v4.0/health.",
+      },
+      servers: [{ url: config.publicUrl }],
+      components: {
+        securitySchemes: {
+          accessKey: { type: "apiKey", in: "header", name: "access-key" },
+          operatorToken: { type: "http", scheme: "bearer" },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: "/docs" });
+
+  app.get("/healthz", { schema: { hide: true } }, async () => ({ status: "ok" }));
+  app.get("/readyz", { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await db.query("SELECT 1");
+      return { status: "ready", database: db.kind };
+    } catch (error) {
+      app.log.warn({ err: error }, "readiness check: database does not answer");
+      return reply.status(503).send({ status: "unavailable", database: db.kind });
+    }
+  });
+  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+
+  if (config.adminToken !== undefined) {
+    await app.register(adminRoutes, { db, adminToken: config.adminToken });
+  }
+
+  const limiter = createRateLimiter(config.rateLimit);
+  await app.register(
+    async (tenantApi) => {
+      requireTenantApiKey(tenantApi, (apiKey) => findApiKeyOwner(db, apiKey), limiter);
+      for (const routes of [
+        networkRoutes,
+        providerRoutes,
+        memberRoutes,
+        policyHolderRoutes,
+        userRoutes,
+        codeSetRoutes,
+      ]) {
+        await tenantApi.register(routes, { db });
+      }
+    },
+    { prefix: API_PREFIX },
+  );
+
+  return app;
+}

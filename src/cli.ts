@@ -1,0 +1,134 @@
+#!/usr/bin/env node
+import { readFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { ConfigError, loadConfig, TENANT_MODES, type TenantMode } from "./config.js";
+import { CODE_SYSTEMS, type CodeSystem } from "./modules/code-sets/schemas.js";
+import { importCodeSet } from "./modules/code-sets/service.js";
+import { tenantRepo } from "./modules/tenants/repo.js";
+import { createTenant } from "./modules/tenants/service.js";
+import type { Db } from "./platform/db/db.js";
+import { migrate } from "./platform/db/migrate.js";
+import { openDatabase } from "./platform/db/open.js";
+import { AppError } from "./platform/http/errors.js";
+import { parseCodeSetText } from "./reference/code-set-file.js";
+import { exitOnSignals, startServer } from "./server.js";
+
+const USAGE = `Usage: mizan <command>
+
+  serve                                           API (and, later, workers) in one process
+  migrate                                         apply pending database migrations and exit
+  tenant create NAME [--mode standard|lightweight] create a tenant; prints its access-key and OAuth client
+  codes import --tenant NAME --system icd10 FILE [--replace]
+                                                  load a code set (TSV or CSV: code, description)
+
+The database is the one DATABASE_URL (PostgreSQL) or MIZAN_DATA_DIR (embedded PGlite) selects.`;
+
+class UsageError extends Error {}
+
+/** opens the configured database, brings its schema up to date, runs `work`, closes */
+async function withDatabase<T>(work: (db: Db) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const db = await openDatabase(config);
+  try {
+    await migrate(db);
+    return await work(db);
+  } finally {
+    await db.close();
+  }
+}
+
+async function tenantCreate(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { mode: { type: "string" } },
+    allowPositionals: true,
+  });
+  const name = positionals[0];
+  if (!name || positionals.length > 1) throw new UsageError("tenant create takes exactly one NAME");
+  const mode = (values.mode ?? "standard") as TenantMode;
+  if (!TENANT_MODES.includes(mode)) throw new UsageError(`--mode must be one of ${TENANT_MODES.join(", ")}`);
+  if (!/^[a-z0-9-]{1,63}$/.test(name)) throw new UsageError("NAME must be 1-63 characters of a-z, 0-9 and -");
+  const created = await withDatabase((db) =>
+    createTenant(db, { tenantId: undefined, actor: "cli", requestId: undefined }, { name, mode }),
+  );
+  process.stdout.write(
+    `tenant:        ${created.tenant.name} (${created.tenant.mode})\n` +
+      `access-key:    ${created.apiKey}\nclient_id:     ${created.clientId}\nclient_secret: ${created.clientSecret}\n` +
+      "The secrets are shown once; only their hashes are stored.\n",
+  );
+}
+
+async function codesImport(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { tenant: { type: "string" }, system: { type: "string" }, replace: { type: "boolean" } },
+    allowPositionals: true,
+  });
+  const file = positionals[0];
+  if (!values.tenant || !values.system || !file)
+    throw new UsageError("codes import needs --tenant, --system and FILE");
+  const system = values.system as CodeSystem;
+  if (!CODE_SYSTEMS.includes(system))
+    throw new UsageError(`--system must be one of ${CODE_SYSTEMS.join(", ")}`);
+  const parsed = parseCodeSetText(await readFile(file, "utf8"));
+  const result = await withDatabase(async (db) => {
+    const tenant = await tenantRepo.findByName(db, values.tenant as string);
+    if (tenant === undefined) throw new UsageError(`tenant ${values.tenant} does not exist`);
+    const actor = { tenantId: tenant.id, actor: "cli", requestId: undefined };
+    return importCodeSet(db, actor, system, parsed.entries, {
+      mode: values.replace ? "replace" : "merge",
+      where: (index) => `${file}:${parsed.lines[index]}`,
+    });
+  });
+  process.stdout.write(
+    `imported ${result.imported} ${result.system} codes into ${values.tenant} (set now holds ${result.total})\n`,
+  );
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "serve": {
+      const server = await startServer(loadConfig());
+      exitOnSignals(server);
+      return;
+    }
+    case "migrate": {
+      const db = await openDatabase(loadConfig());
+      try {
+        const applied = await migrate(db);
+        process.stdout.write(
+          applied.length ? `applied migrations ${applied.join(", ")}\n` : "migrations up to date\n",
+        );
+      } finally {
+        await db.close();
+      }
+      return;
+    }
+    case "tenant":
+      if (rest[0] !== "create") throw new UsageError("unknown tenant command");
+      return tenantCreate(rest.slice(1));
+    case "codes":
+      if (rest[0] !== "import") throw new UsageError("unknown codes command");
+      return codesImport(rest.slice(1));
+    case undefined:
+    case "help":
+    case "--help":
+      process.stdout.write(`${USAGE}\n`);
+      return;
+    default:
+      throw new UsageError(`unknown command ${command}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError) process.stderr.write(`mizan: ${error.message}\n\n${USAGE}\n`);
+  else if (error instanceof ConfigError) process.stderr.write(`mizan: ${error.message}\n`);
+  else if (error instanceof AppError)
+    process.stderr.write(`mizan: ${error.message}\n${error.details.map((d) => `  ${d}\n`).join("")}`);
+  else
+    process.stderr.write(
+      `mizan: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+  process.exit(error instanceof UsageError || error instanceof ConfigError ? 2 : 1);
+});

@@ -1,0 +1,150 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+
+export type TenantMode = "standard" | "lightweight";
+export const TENANT_MODES: readonly TenantMode[] = ["standard", "lightweight"];
+export const TENANT_NAME_PATTERN = /^[a-z0-9-]{1,63}$/;
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  port: number;
+  host: string;
+  /** postgres://… selects PostgreSQL; undefined selects embedded PGlite in dataDir */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  bootstrap: {
+    tenant: string;
+    mode: TenantMode;
+    apiKey: string | undefined;
+    clientId: string | undefined;
+    clientSecret: string | undefined;
+  };
+  adminToken: string | undefined;
+  workers: number;
+  publicUrl: string;
+  webhookDenyPrivate: boolean;
+  tls: { cert: string; key: string } | undefined;
+  /** requests per minute per credential; 0 = off */
+  rateLimit: number;
+  logLevel: LogLevel;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Reads CONTRACT.md section 2 from the environment. Every problem is collected so an operator fixes
+ * them in one go instead of one restart per typo.
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const read = (name: string): string | undefined => {
+    const value = env[name];
+    return value === undefined || value === "" ? undefined : value;
+  };
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw) || value < min || value > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    if (!(allowed as readonly string[]).includes(raw)) {
+      problems.push(`${name} must be one of ${allowed.join(", ")} (got "${raw}")`);
+      return fallback;
+    }
+    return raw as T;
+  };
+  const secret = (name: string, minLength: number): string | undefined => {
+    const raw = read(name);
+    if (raw !== undefined && raw.length < minLength) {
+      problems.push(`${name} must be at least ${minLength} characters long`);
+    }
+    return raw;
+  };
+
+  const port = integer("PORT", 8080, 1, 65535);
+  const host = read("HOST") ?? "0.0.0.0";
+
+  const databaseUrl = read("DATABASE_URL");
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must start with "postgres://" or "postgresql://"');
+  }
+
+  const tenant = read("MIZAN_TENANT") ?? "demo";
+  if (!TENANT_NAME_PATTERN.test(tenant)) {
+    problems.push(`MIZAN_TENANT must be 1-63 characters of a-z, 0-9 and - (got "${tenant}")`);
+  }
+  const clientId = read("MIZAN_CLIENT_ID");
+  const clientSecret = secret("MIZAN_CLIENT_SECRET", 16);
+  if ((clientId === undefined) !== (clientSecret === undefined)) {
+    problems.push("MIZAN_CLIENT_ID and MIZAN_CLIENT_SECRET must be set together");
+  }
+
+  const certFile = read("MIZAN_TLS_CERT");
+  const keyFile = read("MIZAN_TLS_KEY");
+  let tls: Config["tls"];
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    problems.push("MIZAN_TLS_CERT and MIZAN_TLS_KEY must be set together");
+  } else if (certFile !== undefined && keyFile !== undefined) {
+    tls = {
+      cert: readPem("MIZAN_TLS_CERT", certFile, problems),
+      key: readPem("MIZAN_TLS_KEY", keyFile, problems),
+    };
+  }
+
+  const denyPrivate = read("MIZAN_WEBHOOK_DENY_PRIVATE");
+  if (denyPrivate !== undefined && denyPrivate !== "0" && denyPrivate !== "1") {
+    problems.push(`MIZAN_WEBHOOK_DENY_PRIVATE must be 0 or 1 (got "${denyPrivate}")`);
+  }
+
+  const publicUrl = read("MIZAN_PUBLIC_URL") ?? `http://localhost:${port}`;
+  if (!/^https?:\/\/[^\s]+$/.test(publicUrl)) {
+    problems.push(`MIZAN_PUBLIC_URL must be an http(s) URL (got "${publicUrl}")`);
+  }
+
+  const config: Config = {
+    port,
+    host,
+    databaseUrl,
+    dataDir: resolve(read("MIZAN_DATA_DIR") ?? "./data"),
+    bootstrap: {
+      tenant,
+      mode: oneOf("MIZAN_MODE", TENANT_MODES, "standard"),
+      apiKey: secret("MIZAN_API_KEY", 16),
+      clientId,
+      clientSecret,
+    },
+    adminToken: secret("MIZAN_ADMIN_TOKEN", 16),
+    workers: integer("MIZAN_WORKERS", 1, 0, 64),
+    publicUrl: publicUrl.replace(/\/+$/, ""),
+    webhookDenyPrivate: denyPrivate === "1",
+    tls,
+    rateLimit: integer("MIZAN_RATE_LIMIT", 120_000, 0, 100_000_000),
+    logLevel: oneOf("LOG_LEVEL", LOG_LEVELS, "info"),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+function readPem(name: string, file: string, problems: string[]): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    problems.push(`${name}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+    return "";
+  }
+}

@@ -1,0 +1,167 @@
+import type { Queryable } from "../../platform/db/db.js";
+import { likeContains, setClause } from "../../platform/db/sql.js";
+
+export interface NetworkRow {
+  id: number;
+  name: string;
+  is_vip: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface NetworkProviderRow {
+  internal_id: number;
+  cchi_no: string;
+  name: string;
+  city: string;
+  type: string | null;
+}
+
+const COLUMNS = "id, name, is_vip, created_at, updated_at";
+
+export const networkRepo = {
+  async insert(
+    tx: Queryable,
+    tenantId: number,
+    input: { name: string; is_vip: boolean },
+  ): Promise<NetworkRow> {
+    const rows = await tx.query<NetworkRow>(
+      `INSERT INTO networks (tenant_id, name, is_vip) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
+      [tenantId, input.name, input.is_vip],
+    );
+    return rows[0] as NetworkRow;
+  },
+
+  /** undefined when no network of the tenant has that id */
+  async update(
+    tx: Queryable,
+    tenantId: number,
+    id: number,
+    changes: { name?: string; is_vip?: boolean },
+  ): Promise<NetworkRow | undefined> {
+    const set = setClause(changes, 3);
+    if (set === undefined) return networkRepo.findById(tx, tenantId, id);
+    const rows = await tx.query<NetworkRow>(
+      `UPDATE networks SET ${set.sql}, updated_at = now() WHERE tenant_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+      [tenantId, id, ...set.values],
+    );
+    return rows[0];
+  },
+
+  async findById(db: Queryable, tenantId: number, id: number): Promise<NetworkRow | undefined> {
+    const rows = await db.query<NetworkRow>(
+      `SELECT ${COLUMNS} FROM networks WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id],
+    );
+    return rows[0];
+  },
+
+  /** network_code of patient-policy links names a network by its name */
+  async findByName(db: Queryable, tenantId: number, name: string): Promise<NetworkRow | undefined> {
+    const rows = await db.query<NetworkRow>(
+      `SELECT ${COLUMNS} FROM networks WHERE tenant_id = $1 AND name = $2`,
+      [tenantId, name],
+    );
+    return rows[0];
+  },
+
+  /** one page and the count of all matches, in one round trip */
+  async findPage(
+    db: Queryable,
+    tenantId: number,
+    filter: { name?: string; is_vip?: boolean; limit: number; skip: number },
+  ): Promise<{ total: number; rows: NetworkRow[] }> {
+    const where = ["tenant_id = $1"];
+    const params: unknown[] = [tenantId];
+    if (filter.name !== undefined && filter.name !== "") {
+      params.push(likeContains(filter.name));
+      where.push(`name ILIKE $${params.length}`);
+    }
+    if (filter.is_vip !== undefined) {
+      params.push(filter.is_vip);
+      where.push(`is_vip = $${params.length}`);
+    }
+    const condition = where.join(" AND ");
+    const rows = await db.query<NetworkRow & { total: number }>(
+      `SELECT ${COLUMNS}, count(*) OVER () AS total FROM networks WHERE ${condition}
+       ORDER BY id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, filter.limit, filter.skip],
+    );
+    if (rows.length > 0 || filter.skip === 0) return { total: rows[0]?.total ?? 0, rows };
+    // past the last page the window count is absent: count on its own
+    const count = await db.query<{ total: number }>(
+      `SELECT count(*) AS total FROM networks WHERE ${condition}`,
+      params,
+    );
+    return { total: count[0]?.total ?? 0, rows };
+  },
+
+  async countProviders(db: Queryable, networkId: number): Promise<number> {
+    const rows = await db.query<{ n: number }>(
+      "SELECT count(*) AS n FROM network_providers WHERE network_id = $1",
+      [networkId],
+    );
+    return rows[0]?.n ?? 0;
+  },
+
+  /** false when the provider was already in the network */
+  async addProvider(
+    tx: Queryable,
+    tenantId: number,
+    networkId: number,
+    providerId: number,
+  ): Promise<boolean> {
+    const rows = await tx.query(
+      `INSERT INTO network_providers (tenant_id, network_id, provider_id) VALUES ($1, $2, $3)
+       ON CONFLICT DO NOTHING RETURNING provider_id`,
+      [tenantId, networkId, providerId],
+    );
+    return rows.length > 0;
+  },
+
+  /** false when the provider was not in the network */
+  async removeProvider(
+    tx: Queryable,
+    tenantId: number,
+    networkId: number,
+    providerId: number,
+  ): Promise<boolean> {
+    const rows = await tx.query(
+      "DELETE FROM network_providers WHERE tenant_id = $1 AND network_id = $2 AND provider_id = $3 RETURNING provider_id",
+      [tenantId, networkId, providerId],
+    );
+    return rows.length > 0;
+  },
+
+  async findProviderPage(
+    db: Queryable,
+    tenantId: number,
+    networkId: number,
+    page: { limit: number; skip: number },
+  ): Promise<{ total: number; rows: NetworkProviderRow[] }> {
+    const rows = await db.query<NetworkProviderRow & { total: number }>(
+      `SELECT p.id AS internal_id, p.cchi_no, p.name, p.city, p.type, count(*) OVER () AS total
+       FROM network_providers np JOIN medical_providers p ON p.id = np.provider_id
+       WHERE np.tenant_id = $1 AND np.network_id = $2 ORDER BY p.cchi_no LIMIT $3 OFFSET $4`,
+      [tenantId, networkId, page.limit, page.skip],
+    );
+    const total = rows[0]?.total ?? (page.skip === 0 ? 0 : await networkRepo.countProviders(db, networkId));
+    return { total, rows: rows.map(({ total: _total, ...row }) => row) };
+  },
+
+  /** the prior-authorization network check: is the provider in the network named `networkName`? */
+  async containsProvider(
+    db: Queryable,
+    tenantId: number,
+    networkName: string,
+    cchiNo: string,
+  ): Promise<boolean> {
+    const rows = await db.query(
+      `SELECT 1 FROM network_providers np
+       JOIN networks n ON n.id = np.network_id JOIN medical_providers p ON p.id = np.provider_id
+       WHERE n.tenant_id = $1 AND n.name = $2 AND p.cchi_no = $3`,
+      [tenantId, networkName, cchiNo],
+    );
+    return rows.length > 0;
+  },
+};

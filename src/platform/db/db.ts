@@ -1,0 +1,30 @@
+/**
+ * The one database interface every repository takes. PGlite (embedded) and PostgreSQL (`pg`) both
+ * implement it, so the same SQL runs on both.
+ */
+export interface Queryable {
+  /** one parameterized statement; rows come back with int8 as number, numeric and date as strings */
+  query<T = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  /** a script of several statements, no parameters (migrations) */
+  exec(script: string): Promise<void>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: "pglite" | "postgres";
+  /** runs fn in one transaction: committed when it resolves, rolled back when it throws */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** PostgreSQL type OIDs whose default parsing we override, identically on both drivers */
+export const OID = { int8: 20, numeric: 1700, date: 1082 } as const;
+
+/** the SQLSTATE and constraint of a failed statement, whichever driver raised it */
+export function pgErrorOf(error: unknown): { code: string; constraint: string | undefined } | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+  if (typeof code !== "string" || !/^[0-9A-Z]{5}$/.test(code)) return undefined;
+  return { code, constraint: typeof constraint === "string" ? constraint : undefined };
+}
+
+export const UNIQUE_VIOLATION = "23505";

@@ -1,0 +1,78 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { AppError, ERROR_REGISTRY, type ErrorCode, type ErrorShape } from "./errors.js";
+import { describeValidationErrors } from "./validation.js";
+
+/** Fastify's own 4xx errors, by their code, mapped to ours; a plain 400 is a bad request in the route's shape */
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: "E_PAYLOAD_TOO_LARGE_413",
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: "E_UNSUPPORTED_MEDIA_TYPE_415",
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: "E_BAD_REQUEST_400",
+};
+
+/** the code a route's validation failures carry, by its body shape */
+const VALIDATION_CODE: Record<ErrorShape, ErrorCode> = {
+  standard: "E_BAD_REQUEST_400",
+  member: "VALIDATION_ERROR",
+  policyHolder: "E_BAD_REQUEST_400",
+};
+
+/** Normalizes anything thrown into an AppError; returns undefined for unexpected failures (5xx). */
+export function toAppError(error: FastifyError | AppError, shape: ErrorShape): AppError | undefined {
+  if (error instanceof AppError) return error;
+  if (error.validation) {
+    const details = describeValidationErrors(error.validation as never, error.validationContext);
+    return new AppError(VALIDATION_CODE[shape], details[0] ?? undefined, details);
+  }
+  const status = error.statusCode ?? 500;
+  if (status === 429) return new AppError("E_RATE_LIMITED_429", error.message);
+  if (status >= 500 || status < 400) return undefined;
+  const mapped =
+    (error.code && FASTIFY_CODES[error.code]) || (status === 400 ? VALIDATION_CODE[shape] : undefined);
+  // Fastify's messages for malformed input (bad JSON, empty body) are safe and useful to show
+  if (mapped) return new AppError(mapped, error.message, [error.message]);
+  return new AppError("E_BAD_REQUEST_400", error.message, [error.message]);
+}
+
+/** Renders an AppError in the spec's body shape for the route. */
+export function renderError(error: AppError, shape: ErrorShape): Record<string, unknown> {
+  if (shape === "policyHolder") {
+    const message = error.details.length > 1 ? error.details.join("; ") : error.message;
+    return { code: error.status, message };
+  }
+  if (error.code === "AUTH_REQUIRED") {
+    // the spec: ErrorCode says an API key is required, message Unauthorized, details empty; members say UNAUTHORIZED
+    return shape === "member"
+      ? { ErrorCode: "UNAUTHORIZED", message: "Unauthorized", details: [] }
+      : { ErrorCode: "API key is required", message: "Unauthorized", details: [] };
+  }
+  return { ErrorCode: error.code, message: error.message, details: error.details };
+}
+
+function shapeOf(request: FastifyRequest): ErrorShape {
+  return request.routeOptions?.config?.errorShape ?? "standard";
+}
+
+/** The one error handler: every failure of every route leaves through here. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
+    const shape = shapeOf(request);
+    const appError = toAppError(error, shape);
+    if (appError === undefined) {
+      request.log.error({ err: error }, "unexpected failure");
+      const internal = new AppError("E_INTERNAL_500");
+      return reply.status(500).send(renderError(internal, shape));
+    }
+    if (appError.status === 429) reply.header("retry-after", reply.getHeader("retry-after") ?? "60");
+    return reply.status(appError.status).send(renderError(appError, shape));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const error = new AppError(
+      "E_ROUTE_NOT_FOUND_404",
+      `Route ${request.method} ${request.url.split("?")[0]} not found`,
+    );
+    return reply.status(404).send(renderError(error, "standard"));
+  });
+}
+
+export { ERROR_REGISTRY };

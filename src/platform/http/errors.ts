@@ -1,0 +1,89 @@
+import { pgErrorOf, UNIQUE_VIOLATION } from "../db/db.js";
+
+/**
+ * Every coded error the API can answer, with its HTTP status and default message (the spec's code table
+ * plus the platform's own). Domain code throws `AppError(code)`; the one error handler renders it in the
+ * body shape of the route that failed.
+ */
+export const ERROR_REGISTRY = {
+  // platform
+  E_BAD_REQUEST_400: { status: 400, message: "Validation failed" },
+  AUTH_REQUIRED: { status: 401, message: "Unauthorized" },
+  E_UNAUTHORIZED_401: { status: 401, message: "A valid bearer token is required" },
+  E_FORBIDDEN_403: { status: 403, message: "Forbidden" },
+  E_ROUTE_NOT_FOUND_404: { status: 404, message: "Route not found" },
+  E_PAYLOAD_TOO_LARGE_413: { status: 413, message: "Request body is too large" },
+  E_UNSUPPORTED_MEDIA_TYPE_415: { status: 415, message: "Unsupported Content-Type" },
+  E_RATE_LIMITED_429: { status: 429, message: "Too many requests" },
+  E_INTERNAL_500: { status: 500, message: "Internal server error" },
+  E_UNAVAILABLE_503: { status: 503, message: "Service unavailable" },
+  // members
+  VALIDATION_ERROR: { status: 400, message: "Member validation failed" },
+  CONFLICT: { status: 409, message: "Member already exists" },
+  NOT_FOUND: { status: 404, message: "Member not found" },
+  // networks
+  E_CONFLICT_409: { status: 409, message: "Network name already exists" },
+  E_NOT_FOUND_404: { status: 404, message: "Network not found" },
+  // medical providers and cities
+  E_EMP_01: { status: 404, message: "Medical provider not found" },
+  E_EMP_02: { status: 409, message: "CCHI number already in use" },
+  E_CITY_01: { status: 404, message: "City not found" },
+  // policy holders, policies, patients
+  E_EPH_01: { status: 404, message: "Policy holder not found" },
+  E_PH_CONFLICT: { status: 409, message: "Policy holder already exists" },
+  E_EPA_01: { status: 404, message: "Patient not found" },
+  E_EPA_014: { status: 404, message: "Policy not found" },
+  E_EPA_015: { status: 404, message: "Network not found" },
+  E_EBA_01: { status: 404, message: "Benefit not found" },
+  E_EPA_02: { status: 404, message: "Diagnosis not found" },
+  E_EPA_069: { status: 409, message: "Already exists" },
+  // reviewer users (CONTRACT.md section 6)
+  E_USER_NOT_FOUND_404: { status: 404, message: "User not found" },
+  // operator API
+  E_TENANT_EXISTS_409: { status: 409, message: "Tenant already exists" },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_REGISTRY;
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    readonly details: string[] = [],
+  ) {
+    super(message ?? ERROR_REGISTRY[code].message);
+    this.name = "AppError";
+    this.status = ERROR_REGISTRY[code].status;
+  }
+}
+
+/**
+ * The spec's body shapes. `standard` is `{ErrorCode, message, details}`; `member` is the same shape
+ * with the member codes (VALIDATION_ERROR, UNAUTHORIZED); `policyHolder` is `{code, message}`.
+ */
+export type ErrorShape = "standard" | "member" | "policyHolder";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    errorShape?: ErrorShape;
+  }
+}
+
+/**
+ * Runs a write and turns a unique-index violation into the area's 409: the database, not a prior read,
+ * decides which of two concurrent duplicates wins.
+ */
+export async function withConflicts<T>(
+  write: () => Promise<T>,
+  byConstraint: Record<string, () => AppError>,
+): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const pgError = pgErrorOf(error);
+    const conflict =
+      pgError?.code === UNIQUE_VIOLATION && pgError.constraint ? byConstraint[pgError.constraint] : undefined;
+    throw conflict ? conflict() : error;
+  }
+}

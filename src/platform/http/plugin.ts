@@ -1,0 +1,18 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { FastifyInstance, RouteOptions } from "fastify";
+import type { Db } from "../db/db.js";
+import type { ErrorShape } from "./errors.js";
+
+/** what every area's routes receive: their dependencies, passed in explicitly */
+export interface ModuleDeps {
+  db: Db;
+}
+
+export type ModuleRoutes = FastifyPluginAsyncTypebox<ModuleDeps>;
+
+/** gives every route of this plugin the error body shape of its area (the spec differs per area) */
+export function useErrorShape(app: FastifyInstance, errorShape: ErrorShape): void {
+  app.addHook("onRoute", (route: RouteOptions) => {
+    route.config = { ...(route.config ?? {}), errorShape } as RouteOptions["config"];
+  });
+}

@@ -1,0 +1,101 @@
+import Type, { type TSchema } from "typebox";
+import { PATTERN_TEXT } from "./validation.js";
+
+/** Schema pieces shared by the areas: one definition of each rule of the spec's field tables. */
+
+const IDENTIFIER = "^[A-Za-z0-9][A-Za-z0-9_.-]*$";
+const NOT_BLANK = "\\S";
+PATTERN_TEXT[IDENTIFIER] =
+  "must contain only letters, digits, '-', '_' or '.', starting with a letter or digit";
+PATTERN_TEXT[NOT_BLANK] = "must not be blank";
+
+/** free text of min..max characters that is not only white space */
+export const Text = (minLength: number, maxLength: number, extra: { description?: string } = {}) =>
+  Type.String({ minLength, maxLength, ...(minLength > 0 ? { pattern: NOT_BLANK } : {}), ...extra });
+
+/**
+ * The spec's "alphanumeric" identifiers (member_id, national_id, ph_erp_id). Hyphens, underscores and dots
+ * are accepted as well because real ERP keys and the UUIDs the spec itself mentions contain them.
+ */
+export const Identifier = (maxLength: number, extra: { description?: string } = {}) =>
+  Type.String({ minLength: 1, maxLength, pattern: IDENTIFIER, ...extra });
+
+export const DateTime = (extra: { description?: string } = {}) =>
+  Type.String({ format: "mizan-datetime", examples: ["2025-01-31T00:00:00.000Z"], ...extra });
+export const DateOnly = (extra: { description?: string } = {}) =>
+  Type.String({ format: "mizan-date", examples: ["2025-01-31"], ...extra });
+export const Email = () => Type.String({ format: "email", maxLength: 255 });
+
+export const Enum = <const T extends readonly string[]>(values: T, extra: { description?: string } = {}) =>
+  Type.Enum(values as unknown as T[number][], extra);
+
+export const GENDERS = ["MALE", "FEMALE"] as const;
+export const MARITAL_STATUSES = [
+  "SINGLE",
+  "MARRIED",
+  "ENGAGED",
+  "UNKNOWN",
+  "WIDOWED",
+  "DIVORCED",
+  "SEPARATED",
+] as const;
+export const RELATIONS = [
+  "SELF",
+  "FATHER",
+  "MOTHER",
+  "SON",
+  "DAUGHTER",
+  "SISTER",
+  "HUSBAND",
+  "WIFE",
+  "WIFE_WITHOUT_MATERNITY",
+  "MOTHER_MB",
+  "SENIOR_EMPLOYEE",
+  "FEMALE_EMPLOYEE_WITH_MAT",
+  "CHILD",
+  "SPOUSE",
+  "EMPLOYEE",
+  "OTHER",
+] as const;
+export const PROVIDER_TYPES = [
+  "CLINIC",
+  "POLYCLINIC",
+  "DENTAL_CLINIC",
+  "HOSPITAL",
+  "PHARMACY",
+  "PHYSIOTHERAPY",
+  "LABS",
+  "OPTICAL_CENTER",
+  "AMBULANCE_SERVICES",
+  "ONE_DAY_SURGERY_CENTER",
+] as const;
+export const INSURANCE_TYPES = ["NORMAL", "VIP", "VVIP"] as const;
+
+/** `{code, message}` that create and update responses carry, mirroring the HTTP status */
+export const CodeMessage = {
+  code: Type.Integer({ description: "mirrors the HTTP status" }),
+  message: Type.String(),
+};
+
+export const StandardErrorBody = Type.Object(
+  { ErrorCode: Type.String(), message: Type.String(), details: Type.Array(Type.String()) },
+  { $id: "StandardError", description: "error body of the administrative API" },
+);
+export const PolicyHolderErrorBody = Type.Object(
+  { code: Type.Integer(), message: Type.String() },
+  { $id: "PolicyHolderError", description: "error body of the policy holder endpoints" },
+);
+
+/** the error responses of a route, for OpenAPI (the error handler writes them, not the serializer) */
+export function errorResponses(
+  statuses: number[],
+  body: TSchema = StandardErrorBody,
+): Record<number, TSchema> {
+  return Object.fromEntries(statuses.map((status) => [status, body]));
+}
+
+/** `limit` and `skip` are listed as required by the spec, yet default to 10 and 0 (CONTRACT.md section 6) */
+export const Paging = {
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+  skip: Type.Integer({ minimum: 0, default: 0 }),
+};

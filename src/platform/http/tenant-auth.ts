@@ -1,0 +1,54 @@
+import type { FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
+import Type from "typebox";
+import type { Tenant } from "../../modules/tenants/repo.js";
+import type { TenantActor } from "../audit/audit.js";
+import { AppError } from "./errors.js";
+import type { RateLimiter } from "./rate-limit.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** the authenticated tenant of a tenant-scoped route */
+    tenant: Tenant;
+    /** who is acting, for the audit log and jobs */
+    actor: TenantActor;
+  }
+}
+
+export type ApiKeyLookup = (apiKey: string) => Promise<{ key_id: number; tenant: Tenant } | undefined>;
+
+const TenantParam = Type.String({
+  pattern: "^[a-z0-9-]{1,63}$",
+  description: "the tenant (per-client namespace)",
+});
+
+/**
+ * Makes every route registered in `app` tenant-scoped: declares the `tenant` path parameter, and checks
+ * the `access-key` header before anything else runs. A key is valid only under its own tenant's path, so a
+ * key of tenant A used under /B/… is 401 exactly like a wrong key: the answer does not reveal that B exists.
+ */
+export function requireTenantApiKey(app: FastifyInstance, lookup: ApiKeyLookup, limiter: RateLimiter): void {
+  app.decorateRequest("tenant", undefined as unknown as Tenant);
+  app.decorateRequest("actor", undefined as unknown as TenantActor);
+
+  app.addHook("onRoute", (route: RouteOptions) => {
+    route.schema ??= {};
+    const schema = route.schema;
+    const params = (schema.params ?? Type.Object({})) as ReturnType<typeof Type.Object>;
+    schema.params = Type.Object({ tenant: TenantParam, ...params.properties });
+  });
+
+  app.addHook("onRequest", async (request: FastifyRequest, reply) => {
+    const apiKey = request.headers["access-key"];
+    if (typeof apiKey !== "string" || apiKey === "") throw new AppError("AUTH_REQUIRED");
+    const owner = await lookup(apiKey);
+    const tenantName = (request.params as { tenant?: string }).tenant;
+    if (owner === undefined || owner.tenant.name !== tenantName) throw new AppError("AUTH_REQUIRED");
+    const retryAfter = limiter.take(`key:${owner.key_id}`);
+    if (retryAfter > 0) {
+      reply.header("retry-after", String(retryAfter));
+      throw new AppError("E_RATE_LIMITED_429");
+    }
+    request.tenant = owner.tenant;
+    request.actor = { tenantId: owner.tenant.id, actor: `api-key:${owner.key_id}`, requestId: request.id };
+  });
+}

@@ -1,0 +1,104 @@
+import type { FastifySchemaCompiler } from "fastify";
+import type { TSchema } from "typebox";
+import { Compile } from "typebox/compile";
+import Format from "typebox/format";
+import { Value } from "typebox/value";
+
+const DATETIME = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)\.\d{3}Z$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+// deliberately plain: one @, no spaces, a dot in the domain; RFC 5322 in full accepts what no mailbox uses
+const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** DATETIME of the spec: `YYYY-MM-DDTHH:mm:ss.sssZ` naming a real calendar date */
+export function isDateTime(value: string): boolean {
+  const match = DATETIME.exec(value);
+  return match !== null && isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]));
+}
+
+/** DATE of the spec: `YYYY-MM-DD` naming a real calendar date */
+export function isDate(value: string): boolean {
+  const match = DATE.exec(value);
+  return match !== null && isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]));
+}
+
+const FORMATS: Record<string, { check: (value: string) => boolean; says: string }> = {
+  "mizan-datetime": { check: isDateTime, says: "must be a date-time of the form YYYY-MM-DDTHH:mm:ss.sssZ" },
+  "mizan-date": { check: isDate, says: "must be a date of the form YYYY-MM-DD" },
+  email: {
+    check: (value) => EMAIL.test(value) && value.length <= 255,
+    says: "must be a valid e-mail address",
+  },
+};
+for (const [name, format] of Object.entries(FORMATS)) Format.Set(name, format.check);
+
+/**
+ * Bodies are checked as sent (a JSON number is not a string); query strings and path parameters are
+ * converted first, since everything in a URL is text. Defaults of query parameters are applied.
+ */
+export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
+  const check = Compile(schema);
+  const convert = httpPart !== "body";
+  return (input: unknown) => {
+    const value = convert ? Value.Default(schema, Value.Convert(schema, input)) : input;
+    if (check.Check(value)) return { value };
+    return { error: check.Errors(value) as never };
+  };
+};
+
+interface SchemaError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** `/items/2/claimed_quantity` -> `items[2].claimed_quantity` */
+export function fieldPath(instancePath: string): string {
+  return instancePath
+    .split("/")
+    .filter((part) => part !== "")
+    .map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~"))
+    .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), "");
+}
+
+/** Turns schema errors into messages that name the field, one message per problem. */
+export function describeValidationErrors(errors: readonly SchemaError[], part: string | undefined): string[] {
+  const messages = new Set<string>();
+  const root = part === "body" || part === undefined ? "body" : part;
+  const anyOfPaths = new Set(errors.filter((e) => e.keyword === "anyOf").map((e) => e.instancePath));
+  for (const error of errors) {
+    const field = fieldPath(error.instancePath);
+    const name = field || root;
+    if (error.keyword === "required") {
+      const missing = (error.params.requiredProperties ?? [error.params.missingProperty]) as string[];
+      for (const property of missing) messages.add(`${field ? `${field}.` : ""}${property} is required`);
+    } else if (error.keyword === "enum") {
+      messages.add(`${name} must be one of: ${(error.params.allowedValues as unknown[]).join(", ")}`);
+    } else if (error.keyword === "format") {
+      const format = FORMATS[error.params.format as string];
+      messages.add(`${name} ${format?.says ?? `must match format ${String(error.params.format)}`}`);
+    } else if (error.keyword === "pattern") {
+      messages.add(`${name} ${PATTERN_TEXT[error.params.pattern as string] ?? "has an invalid format"}`);
+    } else if (error.keyword === "const" && anyOfPaths.has(error.instancePath)) {
+      // reported once through its anyOf
+    } else if (error.keyword === "anyOf") {
+      const allowed = errors
+        .filter((e) => e.keyword === "const" && e.instancePath === error.instancePath)
+        .map((e) => e.params.allowedValue);
+      messages.add(
+        allowed.length > 0 ? `${name} must be one of: ${allowed.join(", ")}` : `${name} is invalid`,
+      );
+    } else {
+      messages.add(`${name} ${error.message ?? "is invalid"}`);
+    }
+  }
+  return [...messages];
+}
+
+/** Human text for the patterns our schemas use (see `schemas/common.ts`). */
+export const PATTERN_TEXT: Record<string, string> = {};

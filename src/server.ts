@@ -1,0 +1,84 @@
+import { type App, buildApp } from "./app.js";
+import type { Config } from "./config.js";
+import { ensureBootstrapTenant } from "./modules/tenants/service.js";
+import type { Db } from "./platform/db/db.js";
+import { migrate } from "./platform/db/migrate.js";
+import { openDatabase } from "./platform/db/open.js";
+
+/** how long in-flight requests get to finish after SIGTERM before the process gives up on them */
+const DRAIN_TIMEOUT_MS = 25_000;
+
+export interface RunningServer {
+  app: App;
+  db: Db;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** opens and migrates the database, makes the bootstrap tenant, and listens: what `mizan serve` runs */
+export async function startServer(
+  config: Config,
+  out: NodeJS.WritableStream = process.stdout,
+): Promise<RunningServer> {
+  const db = await openDatabase(config);
+  try {
+    await migrate(db);
+    const bootstrap = await ensureBootstrapTenant(db, config.bootstrap);
+    printGeneratedCredentials(out, bootstrap.tenant.name, bootstrap.generated);
+    const app = await buildApp(config, db);
+    const url = await app.listen({ port: config.port, host: config.host });
+    app.log.info(
+      { tenant: bootstrap.tenant.name, mode: bootstrap.tenant.mode, database: db.kind },
+      "mizan is serving",
+    );
+    let closing: Promise<void> | undefined;
+    const close = () => {
+      closing ??= (async () => {
+        await app.close();
+        await db.close();
+      })();
+      return closing;
+    };
+    return { app, db, url, close };
+  } catch (error) {
+    await db.close().catch(() => {});
+    throw error;
+  }
+}
+
+/** Secrets generated at this start are shown here once (not through the logger), then exist only hashed. */
+function printGeneratedCredentials(
+  out: NodeJS.WritableStream,
+  tenant: string,
+  generated: { apiKey?: string; clientId?: string; clientSecret?: string },
+): void {
+  const lines: string[] = [];
+  if (generated.apiKey) lines.push(`  access-key:    ${generated.apiKey}`);
+  if (generated.clientId)
+    lines.push(`  client_id:     ${generated.clientId}`, `  client_secret: ${generated.clientSecret}`);
+  if (lines.length === 0) return;
+  out.write(
+    `\nGenerated credentials of tenant "${tenant}" (shown once; only their hashes are stored):\n${lines.join("\n")}\n\n`,
+  );
+}
+
+/** SIGTERM and SIGINT stop accepting connections, let in-flight requests finish, close the database, exit */
+export function exitOnSignals(server: RunningServer): void {
+  const stop = (signal: string) => {
+    server.app.log.info({ signal }, "draining in-flight requests before exit");
+    const timer = setTimeout(() => {
+      server.app.log.error("drain timed out; exiting");
+      process.exit(1);
+    }, DRAIN_TIMEOUT_MS);
+    timer.unref();
+    server.close().then(
+      () => process.exit(0),
+      (error) => {
+        server.app.log.error({ err: error }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
+}
