@@ -38,15 +38,16 @@ export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]>
  */
 export async function migrate(db: Db, migrations?: Migration[]): Promise<number[]> {
   const all = migrations ?? (await loadMigrations());
-  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version integer PRIMARY KEY,
-    name text NOT NULL,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`);
   const applied: number[] = [];
   for (const migration of all) {
     const done = await db.transaction(async (tx) => {
       await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+      // created under the lock: two nodes creating it at once would collide
+      await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        version integer PRIMARY KEY,
+        name text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      )`);
       const existing = await tx.query("SELECT 1 FROM schema_migrations WHERE version = $1", [
         migration.version,
       ]);

@@ -44,11 +44,29 @@ export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, http
   const check = Compile(schema);
   const convert = httpPart !== "body";
   return (input: unknown) => {
-    const value = convert ? Value.Default(schema, Value.Convert(schema, input)) : input;
+    const value = convert ? convertUrlValues(schema, input) : input;
     if (check.Check(value)) return { value };
     return { error: check.Errors(value) as never };
   };
 };
+
+const INTEGER_TEXT = /^-?\d+$/;
+
+/**
+ * TypeBox's conversion truncates "1.5" to 1 for an integer; an id of 1.5 must be refused, not read as 1.
+ * So integer fields keep their text unless it is a whole number, and then fail the check by name.
+ */
+function convertUrlValues(schema: TSchema, input: unknown): unknown {
+  if (typeof input !== "object" || input === null) return Value.Default(schema, Value.Convert(schema, input));
+  const original = { ...(input as Record<string, unknown>) }; // Convert may change its argument in place
+  const converted = Value.Default(schema, Value.Convert(schema, input)) as Record<string, unknown>;
+  const properties = (schema as { properties?: Record<string, { type?: string }> }).properties ?? {};
+  for (const [name, property] of Object.entries(properties)) {
+    const raw = original[name];
+    if (property.type === "integer" && typeof raw === "string" && !INTEGER_TEXT.test(raw)) converted[name] = raw;
+  }
+  return converted;
+}
 
 interface SchemaError {
   keyword: string;

@@ -1,0 +1,91 @@
+import { randomUUID } from "node:crypto";
+import type { InjectOptions, LightMyRequestResponse } from "fastify";
+import { type App, buildApp } from "../src/app.js";
+import { type Config, loadConfig } from "../src/config.js";
+import { createTenant } from "../src/modules/tenants/service.js";
+import type { Db } from "../src/platform/db/db.js";
+import { migrate } from "../src/platform/db/migrate.js";
+import { openDatabase } from "../src/platform/db/open.js";
+
+/** PostgreSQL when TEST_DATABASE_URL is set (CI runs the suite on both), otherwise in-memory PGlite */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
+
+export async function openTestDb(): Promise<Db> {
+  const db = await openDatabase({ databaseUrl: TEST_DATABASE_URL, dataDir: undefined });
+  await migrate(db);
+  return db;
+}
+
+/** a tenant name no other test (or test process sharing the PostgreSQL) uses */
+export function uniqueName(prefix = "t"): string {
+  return `${prefix}-${randomUUID().slice(0, 12)}`;
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({ LOG_LEVEL: "silent", MIZAN_RATE_LIMIT: "0", ...overrides });
+}
+
+export interface TenantClient {
+  name: string;
+  id: number;
+  apiKey: string;
+  clientId: string;
+  clientSecret: string;
+  /** a request under this tenant's base_url with its access-key */
+  call(method: InjectOptions["method"], path: string, payload?: unknown): Promise<LightMyRequestResponse>;
+}
+
+export interface TestContext {
+  app: App;
+  db: Db;
+  tenant: TenantClient;
+  newTenant(mode?: "standard" | "lightweight"): Promise<TenantClient>;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestContext> {
+  const db = await openTestDb();
+  const app = await buildApp(testConfig(env), db);
+  await app.ready();
+  const newTenant = async (mode: "standard" | "lightweight" = "standard"): Promise<TenantClient> => {
+    const created = await createTenant(db, { tenantId: undefined, actor: "test", requestId: undefined }, {
+      name: uniqueName(),
+      mode,
+    });
+    const name = created.tenant.name;
+    return {
+      name,
+      id: created.tenant.id,
+      apiKey: created.apiKey,
+      clientId: created.clientId,
+      clientSecret: created.clientSecret,
+      call: (method, path, payload) =>
+        app.inject({
+          method,
+          url: `/${name}/v4.0/health${path}`,
+          headers: { "access-key": created.apiKey },
+          ...(payload === undefined ? {} : { payload: payload as InjectOptions["payload"] }),
+        }),
+    };
+  };
+  const tenant = await newTenant();
+  return {
+    app,
+    db,
+    tenant,
+    newTenant,
+    close: async () => {
+      await app.close();
+      await db.close();
+    },
+  };
+}
+
+/** the rows the audit log holds for one entity of a tenant */
+export async function auditActions(db: Db, tenantId: number, entityType: string, entityKey: string): Promise<string[]> {
+  const rows = await db.query<{ action: string }>(
+    "SELECT action FROM audit_log WHERE tenant_id = $1 AND entity_type = $2 AND entity_key = $3 ORDER BY id",
+    [tenantId, entityType, entityKey],
+  );
+  return rows.map((row) => row.action);
+}
