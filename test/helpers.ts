@@ -48,10 +48,14 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   const app = await buildApp(testConfig(env), db);
   await app.ready();
   const newTenant = async (mode: "standard" | "lightweight" = "standard"): Promise<TenantClient> => {
-    const created = await createTenant(db, { tenantId: undefined, actor: "test", requestId: undefined }, {
-      name: uniqueName(),
-      mode,
-    });
+    const created = await createTenant(
+      db,
+      { tenantId: undefined, actor: "test", requestId: undefined },
+      {
+        name: uniqueName(),
+        mode,
+      },
+    );
     const name = created.tenant.name;
     return {
       name,
@@ -82,7 +86,12 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
 }
 
 /** the rows the audit log holds for one entity of a tenant */
-export async function auditActions(db: Db, tenantId: number, entityType: string, entityKey: string): Promise<string[]> {
+export async function auditActions(
+  db: Db,
+  tenantId: number,
+  entityType: string,
+  entityKey: string,
+): Promise<string[]> {
   const rows = await db.query<{ action: string }>(
     "SELECT action FROM audit_log WHERE tenant_id = $1 AND entity_type = $2 AND entity_key = $3 ORDER BY id",
     [tenantId, entityType, entityKey],

@@ -16,9 +16,17 @@ describe("network", () => {
       const body = res.json();
       assert.deepEqual(
         { ...body, internal_id: typeof body.internal_id },
-        { internal_id: "number", name: "Gold", is_vip: false, code: 201, message: "Network created successfully" },
+        {
+          internal_id: "number",
+          name: "Gold",
+          is_vip: false,
+          code: 201,
+          message: "Network created successfully",
+        },
       );
-      assert.deepEqual(await auditActions(ctx.db, ctx.tenant.id, "network", String(body.internal_id)), ["network.create"]);
+      assert.deepEqual(await auditActions(ctx.db, ctx.tenant.id, "network", String(body.internal_id)), [
+        "network.create",
+      ]);
     });
 
     it("keeps is_vip when sent", async () => {
@@ -39,7 +47,11 @@ describe("network", () => {
       ["a missing name", {}, "name is required"],
       ["an empty name", { name: "" }, "name must not have fewer than 1 characters"],
       ["a blank name", { name: "   " }, "name must not be blank"],
-      ["a name over 255 characters", { name: "x".repeat(256) }, "name must not have more than 255 characters"],
+      [
+        "a name over 255 characters",
+        { name: "x".repeat(256) },
+        "name must not have more than 255 characters",
+      ],
       ["a non-boolean is_vip", { name: "Silver", is_vip: "yes" }, "is_vip must be boolean"],
       ["a numeric name", { name: 12 }, "name must be string"],
     ] as const) {
@@ -48,7 +60,10 @@ describe("network", () => {
         assert.equal(res.statusCode, 400);
         const error = res.json();
         assert.equal(error.ErrorCode, "E_BAD_REQUEST_400");
-        assert.ok(error.details.includes(detail), `details ${JSON.stringify(error.details)} should include "${detail}"`);
+        assert.ok(
+          error.details.includes(detail),
+          `details ${JSON.stringify(error.details)} should include "${detail}"`,
+        );
       });
     }
 
@@ -72,7 +87,11 @@ describe("network", () => {
           payload: { name: "Bronze" },
         });
         assert.equal(res.statusCode, 401);
-        assert.deepEqual(res.json(), { ErrorCode: "API key is required", message: "Unauthorized", details: [] });
+        assert.deepEqual(res.json(), {
+          ErrorCode: "API key is required",
+          message: "Unauthorized",
+          details: [],
+        });
       }
       const list = await ctx.tenant.call("GET", "/network/find-all?name=Bronze");
       assert.equal(list.json().total_count, 0);
@@ -88,7 +107,13 @@ describe("network", () => {
     it("changes only what is sent", async () => {
       const res = await ctx.tenant.call("PATCH", `/network/update/${id}`, { is_vip: true });
       assert.equal(res.statusCode, 200);
-      assert.deepEqual(res.json(), { id, name: "Update me", is_vip: true, code: 200, message: "Network updated successfully" });
+      assert.deepEqual(res.json(), {
+        id,
+        name: "Update me",
+        is_vip: true,
+        code: 200,
+        message: "Network updated successfully",
+      });
       const renamed = await ctx.tenant.call("PATCH", `/network/update/${id}`, { name: "Updated" });
       assert.deepEqual(renamed.json(), {
         id,
@@ -149,7 +174,10 @@ describe("network", () => {
     before(async () => {
       tenant = await ctx.newTenant();
       for (let i = 1; i <= 25; i++) {
-        await tenant.call("POST", "/network/create", { name: `Net ${String(i).padStart(2, "0")}`, is_vip: i % 5 === 0 });
+        await tenant.call("POST", "/network/create", {
+          name: `Net ${String(i).padStart(2, "0")}`,
+          is_vip: i % 5 === 0,
+        });
       }
       await tenant.call("POST", "/network/create", { name: "Alpha_100%" });
     });
@@ -208,7 +236,10 @@ describe("network", () => {
     }
 
     it("answers 401 without an access-key", async () => {
-      const res = await ctx.app.inject({ method: "GET", url: `/${tenant.name}/v4.0/health/network/find-all` });
+      const res = await ctx.app.inject({
+        method: "GET",
+        url: `/${tenant.name}/v4.0/health/network/find-all`,
+      });
       assert.equal(res.statusCode, 401);
     });
   });
@@ -216,9 +247,14 @@ describe("network", () => {
   describe("network providers (beyond the spec)", () => {
     let networkId: number;
     before(async () => {
-      networkId = (await ctx.tenant.call("POST", "/network/create", { name: "With providers" })).json().internal_id;
+      networkId = (await ctx.tenant.call("POST", "/network/create", { name: "With providers" })).json()
+        .internal_id;
       for (const cchi_no of ["P-1", "P-2"]) {
-        const res = await ctx.tenant.call("POST", "/medical-provider/create", { name: cchi_no, city: "Riyadh", cchi_no });
+        const res = await ctx.tenant.call("POST", "/medical-provider/create", {
+          name: cchi_no,
+          city: "Riyadh",
+          cchi_no,
+        });
         assert.equal(res.statusCode, 201);
       }
     });
@@ -227,7 +263,12 @@ describe("network", () => {
       for (const cchi_no of ["P-2", "P-1"]) {
         const res = await ctx.tenant.call("POST", `/network/${networkId}/providers`, { cchi_no });
         assert.equal(res.statusCode, 201);
-        assert.deepEqual(res.json(), { network_id: networkId, cchi_no, code: 201, message: "Medical provider added to network" });
+        assert.deepEqual(res.json(), {
+          network_id: networkId,
+          cchi_no,
+          code: 201,
+          message: "Medical provider added to network",
+        });
       }
       const list = (await ctx.tenant.call("GET", `/network/${networkId}/providers`)).json();
       assert.equal(list.total_count, 2);
@@ -255,7 +296,9 @@ describe("network", () => {
     it("answers 404 for an unknown network or provider, or a provider not in the network", async () => {
       const noNetwork = await ctx.tenant.call("POST", "/network/999999/providers", { cchi_no: "P-1" });
       assert.deepEqual([noNetwork.statusCode, noNetwork.json().ErrorCode], [404, "E_NOT_FOUND_404"]);
-      const noProvider = await ctx.tenant.call("POST", `/network/${networkId}/providers`, { cchi_no: "nope" });
+      const noProvider = await ctx.tenant.call("POST", `/network/${networkId}/providers`, {
+        cchi_no: "nope",
+      });
       assert.deepEqual([noProvider.statusCode, noProvider.json().ErrorCode], [404, "E_EMP_01"]);
       const notIn = await ctx.tenant.call("DELETE", `/network/${networkId}/providers/P-1`);
       assert.deepEqual([notIn.statusCode, notIn.json().ErrorCode], [404, "E_EMP_01"]);

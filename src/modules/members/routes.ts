@@ -20,14 +20,12 @@ export const memberRoutes: ModuleRoutes = async (app, { db }) => {
     },
     async (request, reply) => {
       const member = await members.createMember(db, request.actor, request.body);
-      return reply
-        .status(201)
-        .send({
-          member_id: member.member_id,
-          name: member.name,
-          code: 201,
-          message: "Member created successfully",
-        });
+      return reply.status(201).send({
+        member_id: member.member_id,
+        name: member.name,
+        code: 201,
+        message: "Member created successfully",
+      });
     },
   );
 

@@ -63,7 +63,8 @@ function convertUrlValues(schema: TSchema, input: unknown): unknown {
   const properties = (schema as { properties?: Record<string, { type?: string }> }).properties ?? {};
   for (const [name, property] of Object.entries(properties)) {
     const raw = original[name];
-    if (property.type === "integer" && typeof raw === "string" && !INTEGER_TEXT.test(raw)) converted[name] = raw;
+    if (property.type === "integer" && typeof raw === "string" && !INTEGER_TEXT.test(raw))
+      converted[name] = raw;
   }
   return converted;
 }
