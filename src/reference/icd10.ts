@@ -11,3 +11,11 @@ export function normalizeIcd10(code: string): string {
 export function isWellFormedIcd10(code: string): boolean {
   return ICD10.test(code.trim().toUpperCase());
 }
+
+/**
+ * What a code list may hold: 3 to 8 letters and digits once the dot is gone. Looser than the structure on
+ * purpose: real lists carry codes such as NOINJ or QA0011 that an insurer uses and expects to be found.
+ */
+export function isCodeToken(code: string): boolean {
+  return /^[A-Z0-9]{3,8}$/.test(normalizeIcd10(code));
+}

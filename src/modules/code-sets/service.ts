@@ -2,7 +2,7 @@ import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db } from "../../platform/db/db.js";
 import { AppError } from "../../platform/http/errors.js";
 import type { CodeSetEntry } from "../../reference/code-set-file.js";
-import { isWellFormedIcd10, normalizeIcd10 } from "../../reference/icd10.js";
+import { isCodeToken, isWellFormedIcd10, normalizeIcd10 } from "../../reference/icd10.js";
 import { codeSetRepo } from "./repo.js";
 import type { CodeSystem } from "./schemas.js";
 
@@ -10,8 +10,9 @@ import type { CodeSystem } from "./schemas.js";
 const MAX_REPORTED = 20;
 
 /**
- * Normalizes and checks every entry before anything is written: an import with any malformed code is
- * refused whole, naming the lines (or indexes) at fault. Later duplicates of a code win.
+ * Normalizes and checks every entry before anything is written: an import with anything that is not a code
+ * (a stray header, a shifted column) is refused whole, naming the lines (or indexes) at fault. Codes need
+ * not follow ICD-10 structure: the insurer's list is the authority once loaded. Later duplicates win.
  */
 export function prepareEntries(
   system: CodeSystem,
@@ -21,9 +22,9 @@ export function prepareEntries(
   const problems: string[] = [];
   const byCode = new Map<string, CodeSetEntry>();
   entries.forEach((entry, index) => {
-    if (!isWellFormedIcd10(entry.code)) {
+    if (!isCodeToken(entry.code)) {
       problems.push(
-        `${where(index)}: code "${entry.code}" is not a well-formed ${system.toUpperCase()} code`,
+        `${where(index)}: code "${entry.code}" is not a code (3 to 8 letters and digits, one optional dot)`,
       );
       return;
     }
@@ -79,10 +80,11 @@ export async function findDiagnosis(
   tenantId: number,
   rawCode: string,
 ): Promise<DiagnosisLookup | undefined> {
-  if (!isWellFormedIcd10(rawCode)) return undefined;
+  if (!isCodeToken(rawCode)) return undefined;
   const code = normalizeIcd10(rawCode);
   const { loaded, description } = await codeSetRepo.lookup(db, tenantId, "icd10", code);
-  if (!loaded) return { code, description: null, matchedBy: "structure" };
+  if (!loaded)
+    return isWellFormedIcd10(rawCode) ? { code, description: null, matchedBy: "structure" } : undefined;
   return description === null ? undefined : { code, description, matchedBy: "code_set" };
 }
 
