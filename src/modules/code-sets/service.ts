@@ -14,11 +14,7 @@ const MAX_REPORTED = 20;
  * (a stray header, a shifted column) is refused whole, naming the lines (or indexes) at fault. Codes need
  * not follow ICD-10 structure: the insurer's list is the authority once loaded. Later duplicates win.
  */
-export function prepareEntries(
-  system: CodeSystem,
-  entries: CodeSetEntry[],
-  where: (index: number) => string,
-) {
+export function prepareEntries(entries: CodeSetEntry[], where: (index: number) => string) {
   const problems: string[] = [];
   const byCode = new Map<string, CodeSetEntry>();
   entries.forEach((entry, index) => {
@@ -48,7 +44,7 @@ export async function importCodeSet(
   entries: CodeSetEntry[],
   options: { mode?: "merge" | "replace"; where?: (index: number) => string } = {},
 ): Promise<{ system: CodeSystem; imported: number; total: number }> {
-  const prepared = prepareEntries(system, entries, options.where ?? ((index) => `entry ${index}`));
+  const prepared = prepareEntries(entries, options.where ?? ((index) => `entry ${index}`));
   const mode = options.mode ?? "merge";
   return db.transaction(async (tx) => {
     await codeSetRepo.ensureSet(tx, actor.tenantId, system);

@@ -1,0 +1,83 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { ConfigError, loadConfig } from "../src/config.js";
+
+describe("configuration", () => {
+  it("has the defaults of CONTRACT.md section 2", () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 8080);
+    assert.equal(config.host, "0.0.0.0");
+    assert.equal(config.databaseUrl, undefined);
+    assert.match(config.dataDir, /\/data$/);
+    assert.deepEqual(config.bootstrap, {
+      tenant: "demo",
+      mode: "standard",
+      apiKey: undefined,
+      clientId: undefined,
+      clientSecret: undefined,
+    });
+    assert.equal(config.adminToken, undefined);
+    assert.equal(config.workers, 1);
+    assert.equal(config.publicUrl, "http://localhost:8080");
+    assert.equal(config.webhookDenyPrivate, false);
+    assert.equal(config.tls, undefined);
+    assert.equal(config.rateLimit, 120_000);
+    assert.equal(config.logLevel, "info");
+  });
+
+  it("reads every variable", () => {
+    const config = loadConfig({
+      PORT: "9000",
+      HOST: "127.0.0.1",
+      DATABASE_URL: "postgres://u@db/x",
+      MIZAN_TENANT: "acme-tpa",
+      MIZAN_MODE: "lightweight",
+      MIZAN_API_KEY: "k".repeat(20),
+      MIZAN_CLIENT_ID: "client",
+      MIZAN_CLIENT_SECRET: "s".repeat(20),
+      MIZAN_WORKERS: "0",
+      MIZAN_PUBLIC_URL: "https://mizan.example.sa/",
+      MIZAN_WEBHOOK_DENY_PRIVATE: "1",
+      MIZAN_RATE_LIMIT: "0",
+      LOG_LEVEL: "warn",
+    });
+    assert.equal(config.port, 9000);
+    assert.equal(config.bootstrap.mode, "lightweight");
+    assert.equal(config.workers, 0);
+    assert.equal(config.publicUrl, "https://mizan.example.sa");
+    assert.equal(config.webhookDenyPrivate, true);
+    assert.equal(config.rateLimit, 0);
+  });
+
+  it("reports every problem at once, naming the variable", () => {
+    try {
+      loadConfig({
+        PORT: "eighty",
+        DATABASE_URL: "mysql://x",
+        MIZAN_TENANT: "Bad Name",
+        MIZAN_MODE: "turbo",
+        MIZAN_CLIENT_ID: "only-id",
+        MIZAN_TLS_CERT: "/nonexistent.pem",
+        LOG_LEVEL: "loud",
+        MIZAN_API_KEY: "short",
+      });
+      assert.fail("should have thrown");
+    } catch (error) {
+      assert.ok(error instanceof ConfigError);
+      const text = error.message;
+      for (const name of [
+        "PORT",
+        "DATABASE_URL",
+        "MIZAN_TENANT",
+        "MIZAN_MODE",
+        "MIZAN_CLIENT_ID and MIZAN_CLIENT_SECRET",
+        "MIZAN_TLS_CERT and MIZAN_TLS_KEY",
+        "LOG_LEVEL",
+        "MIZAN_API_KEY",
+      ]) {
+        assert.ok(text.includes(name), `${name} is named in:\n${text}`);
+      }
+      assert.equal(error.problems.length, 8);
+    }
+  });
+});

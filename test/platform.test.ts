@@ -1,0 +1,191 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { buildApp } from "../src/app.js";
+import { ensureBootstrapTenant } from "../src/modules/tenants/service.js";
+import { migrate } from "../src/platform/db/migrate.js";
+import { openTestDb, startTestApp, type TestContext, testConfig, uniqueName } from "./helpers.js";
+
+describe("platform", () => {
+  let ctx: TestContext;
+  before(async () => {
+    ctx = await startTestApp();
+  });
+  after(() => ctx.close());
+
+  it("answers /healthz and /readyz", async () => {
+    const health = await ctx.app.inject({ method: "GET", url: "/healthz" });
+    assert.deepEqual([health.statusCode, health.json()], [200, { status: "ok" }]);
+    const ready = await ctx.app.inject({ method: "GET", url: "/readyz" });
+    assert.equal(ready.statusCode, 200);
+    assert.equal(ready.json().status, "ready");
+  });
+
+  it("serves OpenAPI 3.1 of every tenant route with its tenant parameter, and the docs page", async () => {
+    const res = await ctx.app.inject({ method: "GET", url: "/openapi.json" });
+    assert.equal(res.statusCode, 200);
+    const spec = res.json();
+    assert.equal(spec.openapi, "3.1.0");
+    for (const path of [
+      "/{tenant}/v4.0/health/network/create",
+      "/{tenant}/v4.0/health/network/update/{id}",
+      "/{tenant}/v4.0/health/network/find-all",
+      "/{tenant}/v4.0/health/medical-provider/create",
+      "/{tenant}/v4.0/health/medical-provider/{cchi_no}",
+      "/{tenant}/v4.0/health/member/create",
+      "/{tenant}/v4.0/health/member/{member_id}",
+      "/{tenant}/v4.0/health/policy-holder/create",
+      "/{tenant}/v4.0/health/policy-holder/update",
+      "/{tenant}/v4.0/health/user/create",
+      "/{tenant}/v4.0/health/code-set/{system}/import",
+    ]) {
+      assert.ok(spec.paths[path], `${path} is documented`);
+    }
+    const create = spec.paths["/{tenant}/v4.0/health/network/create"].post;
+    assert.ok(
+      create.parameters.some((p: { name: string; in: string }) => p.name === "tenant" && p.in === "path"),
+    );
+    assert.ok(create.requestBody.content["application/json"].schema.properties.name);
+    const docs = await ctx.app.inject({ method: "GET", url: "/docs" });
+    assert.equal(docs.statusCode, 200);
+    assert.match(docs.headers["content-type"] as string, /text\/html/);
+  });
+
+  it("keeps a caller's X-Request-ID, makes one otherwise, and records it in the audit log", async () => {
+    const res = await ctx.app.inject({
+      method: "POST",
+      url: `/${ctx.tenant.name}/v4.0/health/network/create`,
+      headers: { "access-key": ctx.tenant.apiKey, "x-request-id": "erp-trace-42" },
+      payload: { name: "Traced" },
+    });
+    assert.equal(res.headers["x-request-id"], "erp-trace-42");
+    const rows = await ctx.db.query<{ request_id: string; actor: string; outcome: string }>(
+      "SELECT request_id, actor, outcome FROM audit_log WHERE tenant_id = $1 AND entity_key = $2",
+      [ctx.tenant.id, String(res.json().internal_id)],
+    );
+    assert.equal(rows.length, 1);
+    assert.equal(rows[0]?.request_id, "erp-trace-42");
+    assert.match(rows[0]?.actor ?? "", /^api-key:\d+$/);
+    const generated = await ctx.app.inject({
+      method: "GET",
+      url: "/healthz",
+      headers: { "x-request-id": "bad id!" },
+    });
+    assert.match(generated.headers["x-request-id"] as string, /^[0-9a-f-]{36}$/);
+  });
+
+  it("answers an unknown route 404 in the standard shape", async () => {
+    const res = await ctx.app.inject({ method: "GET", url: `/${ctx.tenant.name}/v4.0/health/nothing-here` });
+    assert.equal(res.statusCode, 404);
+    assert.equal(res.json().ErrorCode, "E_ROUTE_NOT_FOUND_404");
+  });
+
+  it("keeps the audit log append-only", async () => {
+    await assert.rejects(ctx.db.query("UPDATE audit_log SET outcome = 'forged'"), /append-only/);
+    await assert.rejects(ctx.db.query("DELETE FROM audit_log"), /append-only/);
+  });
+
+  it("applies migrations once and records them", async () => {
+    assert.deepEqual(await migrate(ctx.db), []);
+    const versions = await ctx.db.query<{ version: number }>(
+      "SELECT version FROM schema_migrations ORDER BY version",
+    );
+    assert.deepEqual(
+      versions.map((v) => v.version),
+      [1, 2],
+    );
+  });
+});
+
+describe("failures", () => {
+  it("answers 500 without internals and readiness 503 when the database is gone", async () => {
+    const db = await openTestDb();
+    const app = await buildApp(testConfig(), db);
+    const bootstrap = await ensureBootstrapTenant(db, {
+      tenant: uniqueName("boom"),
+      mode: "standard",
+      apiKey: "a-key-of-sixteen-chars-at-least",
+      clientId: undefined,
+      clientSecret: undefined,
+    });
+    await db.close();
+    const res = await app.inject({
+      method: "GET",
+      url: `/${bootstrap.tenant.name}/v4.0/health/network/find-all`,
+      headers: { "access-key": "a-key-of-sixteen-chars-at-least" },
+    });
+    assert.equal(res.statusCode, 500);
+    assert.deepEqual(res.json(), {
+      ErrorCode: "E_INTERNAL_500",
+      message: "Internal server error",
+      details: [],
+    });
+    assert.equal((await app.inject({ method: "GET", url: "/readyz" })).statusCode, 503);
+    await app.close();
+  });
+
+  it("rate-limits per access-key with 429 and Retry-After", async () => {
+    const ctx = await startTestApp({ MIZAN_RATE_LIMIT: "3" });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push(await ctx.tenant.call("GET", "/network/find-all"));
+      assert.deepEqual(
+        statuses.map((r) => r.statusCode),
+        [200, 200, 200, 429],
+      );
+      assert.ok(Number(statuses[3]?.headers["retry-after"]) >= 1);
+      const other = await ctx.newTenant();
+      assert.equal((await other.call("GET", "/network/find-all")).statusCode, 200);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
+describe("bootstrap tenant", () => {
+  it("is created with generated credentials once, then kept; MIZAN_API_KEY rotates the key", async () => {
+    const db = await openTestDb();
+    const app = await buildApp(testConfig(), db);
+    try {
+      const name = uniqueName("boot");
+      const settings = {
+        tenant: name,
+        mode: "standard" as const,
+        apiKey: undefined,
+        clientId: undefined,
+        clientSecret: undefined,
+      };
+      const first = await ensureBootstrapTenant(db, settings);
+      assert.equal(first.created, true);
+      assert.match(first.generated.apiKey ?? "", /^mzk_/);
+      assert.match(first.generated.clientId ?? "", /^mzc_/);
+      const second = await ensureBootstrapTenant(db, settings);
+      assert.deepEqual([second.created, second.generated], [false, {}]);
+
+      const stored = await db.query<{ key_hash: string }>(
+        "SELECT key_hash FROM tenant_api_keys k JOIN tenants t ON t.id = k.tenant_id WHERE t.name = $1",
+        [name],
+      );
+      assert.notEqual(stored[0]?.key_hash, first.generated.apiKey, "keys are stored hashed");
+
+      const call = (key: string) =>
+        app.inject({
+          method: "GET",
+          url: `/${name}/v4.0/health/network/find-all`,
+          headers: { "access-key": key },
+        });
+      assert.equal((await call(first.generated.apiKey as string)).statusCode, 200);
+
+      const rotated = await ensureBootstrapTenant(db, {
+        ...settings,
+        apiKey: "rotated-key-0123456789",
+        mode: "lightweight",
+      });
+      assert.equal(rotated.tenant.mode, "lightweight");
+      assert.equal((await call(first.generated.apiKey as string)).statusCode, 401);
+      assert.equal((await call("rotated-key-0123456789")).statusCode, 200);
+    } finally {
+      await app.close();
+      await db.close();
+    }
+  });
+});
