@@ -131,7 +131,7 @@ describe("mizan serve and the CLI, as processes", () => {
       const list = await fetch(`${base}/network/find-all?name=Persisted`, {
         headers: { "access-key": apiKey },
       });
-      assert.equal((await list.json()).total_count, 1);
+      assert.equal(((await list.json()) as { total_count: number }).total_count, 1);
       const code = await fetch(`${base}/code-set/icd10/A0499`, { headers: { "access-key": apiKey } });
       assert.equal(code.status, 200);
     } finally {
