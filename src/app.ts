@@ -11,7 +11,7 @@ import { memberRoutes } from "./modules/members/routes.js";
 import { networkRoutes } from "./modules/networks/routes.js";
 import { policyHolderRoutes } from "./modules/policy-holders/routes.js";
 import { providerRoutes } from "./modules/providers/routes.js";
-import { findApiKeyOwner } from "./modules/tenants/service.js";
+import { createApiKeyAuthenticator } from "./modules/tenants/service.js";
 import { userRoutes } from "./modules/users/routes.js";
 import type { Db } from "./platform/db/db.js";
 import { registerErrorHandler } from "./platform/http/error-handler.js";
@@ -41,7 +41,6 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
     },
     https: config.tls ? { cert: config.tls.cert, key: config.tls.key } : null,
     genReqId: requestIdOf,
-    requestIdLogLabel: "request_id",
     return503OnClosing: true,
     forceCloseConnections: "idle",
     routerOptions: { ignoreTrailingSlash: true },
@@ -90,9 +89,10 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
   }
 
   const limiter = createRateLimiter(config.rateLimit);
+  const authenticate = createApiKeyAuthenticator(db);
   await app.register(
     async (tenantApi) => {
-      requireTenantApiKey(tenantApi, (apiKey) => findApiKeyOwner(db, apiKey), limiter);
+      requireTenantApiKey(tenantApi, authenticate, limiter);
       for (const routes of [
         networkRoutes,
         providerRoutes,

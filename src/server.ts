@@ -2,6 +2,7 @@ import { type App, buildApp } from "./app.js";
 import type { Config } from "./config.js";
 import { ensureBootstrapTenant } from "./modules/tenants/service.js";
 import type { Db } from "./platform/db/db.js";
+import { startEmbeddedMaintenance } from "./platform/db/maintenance.js";
 import { migrate } from "./platform/db/migrate.js";
 import { openDatabase } from "./platform/db/open.js";
 
@@ -26,6 +27,8 @@ export async function startServer(
     const bootstrap = await ensureBootstrapTenant(db, config.bootstrap);
     printGeneratedCredentials(out, bootstrap.tenant.name, bootstrap.generated);
     const app = await buildApp(config, db);
+    if (db.kind === "pglite") await db.exec("ANALYZE"); // fresh statistics before the first request is planned
+    const stopMaintenance = startEmbeddedMaintenance(db, app.log);
     const url = await app.listen({ port: config.port, host: config.host });
     app.log.info(
       { tenant: bootstrap.tenant.name, mode: bootstrap.tenant.mode, database: db.kind },
@@ -34,6 +37,7 @@ export async function startServer(
     let closing: Promise<void> | undefined;
     const close = () => {
       closing ??= (async () => {
+        stopMaintenance();
         await app.close();
         await db.close();
       })();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { buildApp } from "../src/app.js";
-import { ensureBootstrapTenant } from "../src/modules/tenants/service.js";
+import { createApiKeyAuthenticator, ensureBootstrapTenant } from "../src/modules/tenants/service.js";
 import { migrate } from "../src/platform/db/migrate.js";
 import { openTestDb, startTestApp, type TestContext, testConfig, uniqueName } from "./helpers.js";
 
@@ -141,6 +141,43 @@ describe("failures", () => {
   });
 });
 
+describe("access-key memory", () => {
+  it("remembers a checked key for its TTL only, and never an unknown key", async () => {
+    const db = await openTestDb();
+    try {
+      const name = uniqueName("ttl");
+      const settings = {
+        tenant: name,
+        mode: "standard" as const,
+        apiKey: "ttl-key-0123456789ab",
+        clientId: undefined,
+        clientSecret: undefined,
+      };
+      await ensureBootstrapTenant(db, settings);
+      let clock = 0;
+      const authenticate = createApiKeyAuthenticator(db, 1000, () => clock);
+      assert.equal((await authenticate("ttl-key-0123456789ab"))?.tenant.name, name);
+      assert.equal(await authenticate("unknown-key-0123456789"), undefined);
+      await ensureBootstrapTenant(db, { ...settings, apiKey: "ttl-key-rotated-0123456" });
+      clock = 999;
+      assert.equal(
+        (await authenticate("ttl-key-0123456789ab"))?.tenant.name,
+        name,
+        "still trusted within the TTL",
+      );
+      clock = 1000;
+      assert.equal(
+        await authenticate("ttl-key-0123456789ab"),
+        undefined,
+        "rechecked once the TTL has passed",
+      );
+      assert.equal((await authenticate("ttl-key-rotated-0123456"))?.tenant.name, name);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
 describe("bootstrap tenant", () => {
   it("is created with generated credentials once, then kept; MIZAN_API_KEY rotates the key", async () => {
     const db = await openTestDb();
@@ -181,8 +218,17 @@ describe("bootstrap tenant", () => {
         mode: "lightweight",
       });
       assert.equal(rotated.tenant.mode, "lightweight");
-      assert.equal((await call(first.generated.apiKey as string)).statusCode, 401);
-      assert.equal((await call("rotated-key-0123456789")).statusCode, 200);
+      // MIZAN_API_KEY is applied at start, so a restarted process is what sees it
+      const restarted = await buildApp(testConfig(), db);
+      const callRestarted = (key: string) =>
+        restarted.inject({
+          method: "GET",
+          url: `/${name}/v4.0/health/network/find-all`,
+          headers: { "access-key": key },
+        });
+      assert.equal((await callRestarted(first.generated.apiKey as string)).statusCode, 401);
+      assert.equal((await callRestarted("rotated-key-0123456789")).statusCode, 200);
+      await restarted.close();
     } finally {
       await app.close();
       await db.close();

@@ -9,6 +9,8 @@ export interface NetworkRow {
   updated_at: Date;
 }
 
+export type NetworkSummaryRow = Pick<NetworkRow, "id" | "name" | "is_vip">;
+
 export interface NetworkProviderRow {
   internal_id: number;
   cchi_no: string;
@@ -65,12 +67,12 @@ export const networkRepo = {
     return rows[0];
   },
 
-  /** one page and the count of all matches, in one round trip */
+  /** one page and the count of all matches, in one round trip (a second only past the last page) */
   async findPage(
     db: Queryable,
     tenantId: number,
     filter: { name?: string; is_vip?: boolean; limit: number; skip: number },
-  ): Promise<{ total: number; rows: NetworkRow[] }> {
+  ): Promise<{ total: number; rows: NetworkSummaryRow[] }> {
     const where = ["tenant_id = $1"];
     const params: unknown[] = [tenantId];
     if (filter.name !== undefined && filter.name !== "") {
@@ -82,13 +84,14 @@ export const networkRepo = {
       where.push(`is_vip = $${params.length}`);
     }
     const condition = where.join(" AND ");
-    const rows = await db.query<NetworkRow & { total: number }>(
-      `SELECT ${COLUMNS}, count(*) OVER () AS total FROM networks WHERE ${condition}
-       ORDER BY id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    // only the listed columns: parsing timestamps nobody asked for costs a quarter of the query
+    const rows = await db.query<NetworkSummaryRow & { total: number }>(
+      `SELECT page.*, (SELECT count(*) FROM networks WHERE ${condition}) AS total
+       FROM (SELECT id, name, is_vip FROM networks WHERE ${condition}
+             ORDER BY id LIMIT $${params.length + 1} OFFSET $${params.length + 2}) AS page`,
       [...params, filter.limit, filter.skip],
     );
     if (rows.length > 0 || filter.skip === 0) return { total: rows[0]?.total ?? 0, rows };
-    // past the last page the window count is absent: count on its own
     const count = await db.query<{ total: number }>(
       `SELECT count(*) AS total FROM networks WHERE ${condition}`,
       params,

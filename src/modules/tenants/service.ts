@@ -132,7 +132,28 @@ export async function ensureBootstrapTenant(
   });
 }
 
-/** the tenant owning an access-key, or undefined for an unknown key */
-export function findApiKeyOwner(db: Db, apiKey: string): Promise<ApiKeyOwner | undefined> {
-  return credentialRepo.findApiKeyOwner(db, hashSecret(apiKey));
+/** how long a node trusts an access-key it has already checked; a rotated key stops working within it */
+export const API_KEY_CACHE_MS = 10_000;
+const API_KEY_CACHE_MAX = 10_000;
+
+/**
+ * The access-key check of every tenant request, with a short per-process memory of keys already seen:
+ * on the embedded database the lookup would otherwise cost a third of a cheap request. Unknown keys are
+ * never remembered, so a flood of random keys cannot grow the cache.
+ */
+export function createApiKeyAuthenticator(db: Db, ttlMs = API_KEY_CACHE_MS, now: () => number = Date.now) {
+  const seen = new Map<string, { owner: ApiKeyOwner; until: number }>();
+  return async (apiKey: string): Promise<ApiKeyOwner | undefined> => {
+    const hash = hashSecret(apiKey);
+    const cached = seen.get(hash);
+    if (cached !== undefined && cached.until > now()) return cached.owner;
+    const owner = await credentialRepo.findApiKeyOwner(db, hash);
+    if (owner === undefined) {
+      seen.delete(hash);
+      return undefined;
+    }
+    if (seen.size >= API_KEY_CACHE_MAX) seen.clear();
+    seen.set(hash, { owner, until: now() + ttlMs });
+    return owner;
+  };
 }

@@ -14,6 +14,8 @@ export interface Db extends Queryable {
   /** runs fn in one transaction: committed when it resolves, rolled back when it throws */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** statements that wrote so far (embedded database only: drives its stand-in for autovacuum) */
+  writeCount?(): number;
 }
 
 /** PostgreSQL type OIDs whose default parsing we override, identically on both drivers */

@@ -8,17 +8,36 @@ const parsers = {
   [OID.date]: (value: string) => value,
 };
 
-/** Embedded PostgreSQL. `dataDir` undefined keeps everything in memory (tests). */
+const WRITE = /^\s*(INSERT|UPDATE|DELETE)\b/i;
+
+/**
+ * Embedded PostgreSQL. `dataDir` undefined keeps everything in memory (tests). It counts the writes it
+ * runs, for the maintenance that stands in for autovacuum (see maintenance.ts).
+ */
 export async function openPglite(dataDir: string | undefined): Promise<Db> {
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
   const pg = await PGlite.create({ dataDir, parsers });
+  let writes = 0;
+  const counted = <T>(target: PGlite | Transaction, text: string, params?: readonly unknown[]) => {
+    if (WRITE.test(text)) writes++;
+    return queryOn<T>(target, text, params);
+  };
   return {
     kind: "pglite",
-    query: (text, params) => queryOn(pg, text, params),
+    writeCount: () => writes,
+    query: (text, params) => counted(pg, text, params),
     exec: async (script) => {
       await pg.exec(script);
     },
-    transaction: (fn) => pg.transaction((tx) => fn(wrapTransaction(tx))),
+    transaction: (fn) =>
+      pg.transaction((tx) =>
+        fn({
+          query: (text, params) => counted(tx, text, params),
+          exec: async (script) => {
+            await tx.exec(script);
+          },
+        }),
+      ),
     close: () => pg.close(),
   };
 }
@@ -30,13 +49,4 @@ async function queryOn<T>(
 ): Promise<T[]> {
   const result = await target.query<T>(text, params as unknown[] | undefined);
   return result.rows;
-}
-
-function wrapTransaction(tx: Transaction): Queryable {
-  return {
-    query: (text, params) => queryOn(tx, text, params),
-    exec: async (script) => {
-      await tx.exec(script);
-    },
-  };
 }

@@ -10,6 +10,8 @@ CREATE TABLE networks (
   updated_at timestamptz NOT NULL DEFAULT now(),
   CONSTRAINT networks_name_key UNIQUE (tenant_id, name)
 );
+-- find-all pages in id order within a tenant
+CREATE INDEX networks_tenant_id_idx ON networks (tenant_id, id);
 
 CREATE TABLE medical_providers (
   id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

@@ -1,0 +1,166 @@
+/**
+ * `npm run bench`: the figures of DESIGN.md section 7 that exist so far, measured against a real
+ * `mizan serve` process (the built dist/, embedded PGlite in a fresh data directory) over loopback HTTP.
+ * Environment: BENCH_SECONDS (default 10) per scenario, BENCH_CONNECTIONS (default 20).
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import autocannon, { type Result } from "autocannon";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const API_KEY = "bench-access-key-0123456789";
+const TENANT = "bench";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
+  if (!existsSync("dist/cli.js")) spawnSync("npm", ["run", "build"], { stdio: "inherit" });
+  const child = spawn(process.execPath, ["dist/cli.js", "serve"], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      MIZAN_DATA_DIR: dataDir,
+      MIZAN_TENANT: TENANT,
+      MIZAN_API_KEY: API_KEY,
+      MIZAN_RATE_LIMIT: "0",
+      LOG_LEVEL: "warn",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return child;
+    } catch {
+      // starting
+    }
+    await sleep(100);
+  }
+  child.kill("SIGKILL");
+  throw new Error("server did not start");
+}
+
+interface Figure {
+  scenario: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  total: number;
+  failures: number;
+  budget: string;
+}
+
+function figure(scenario: string, result: Result, budget: string, okStatus: string): Figure {
+  const ok = result.statusCodeStats[okStatus]?.count ?? 0;
+  return {
+    scenario,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    maxMs: result.latency.max,
+    total: result.requests.total,
+    failures: result.errors + result.timeouts + (result.requests.total - ok),
+    budget,
+  };
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), "mizan-bench-"));
+  const port = await freePort();
+  const server = await startServer(dataDir, port);
+  const base = `http://127.0.0.1:${port}/${TENANT}/v4.0/health`;
+  const headers = { "access-key": API_KEY, "content-type": "application/json" };
+  try {
+    // a realistic table: 1,000 networks, a fifth of them VIP
+    for (let i = 0; i < 1000; i++) {
+      await fetch(`${base}/network/create`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ name: `Network ${String(i).padStart(4, "0")}`, is_vip: i % 5 === 0 }),
+      });
+    }
+    // the embedded database's maintenance analyzes new data within seconds, as it would in service
+    await sleep(7000);
+    const figures: Figure[] = [];
+
+    for (const [label, query] of [
+      ["GET network/find-all (first page of 1,000)", "limit=10&skip=0"],
+      ["GET network/find-all (name filter over 1,000)", "name=network%2001&limit=10&skip=0"],
+    ] as const) {
+      const findAll = await autocannon({
+        url: `${base}/network/find-all?${query}`,
+        connections: CONNECTIONS,
+        duration: SECONDS,
+        headers,
+      });
+      figures.push(figure(label, findAll, ">= 2,000 req/s", "200"));
+    }
+
+    let sequence = 0;
+    const create = await autocannon({
+      url: base,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      headers,
+      requests: [
+        {
+          method: "POST",
+          path: `/${TENANT}/v4.0/health/member/create`,
+          setupRequest: (request) => ({
+            ...request,
+            body: JSON.stringify({
+              member_id: `BENCH-${process.pid}-${sequence++}`,
+              national_id: "1012345678",
+              gender: sequence % 2 ? "MALE" : "FEMALE",
+              marital_status: "MARRIED",
+              date_of_birth: "1985-06-15T00:00:00.000Z",
+              name: "Bench Member",
+              email: "member@example.sa",
+            }),
+          }),
+        },
+      ],
+    });
+    figures.push(figure("POST member/create (unique members)", create, "none set yet", "201"));
+
+    console.log(
+      `\nMizan benchmarks: ${cpus().length} cores, Node ${process.version}, embedded PGlite, ` +
+        `${CONNECTIONS} concurrent clients, ${SECONDS} s per scenario, LOG_LEVEL=warn\n`,
+    );
+    console.table(
+      figures.map((f) => ({
+        scenario: f.scenario,
+        "req/s": f.requestsPerSecond,
+        "p50 ms": f.p50Ms,
+        "p99 ms": f.p99Ms,
+        "max ms": f.maxMs,
+        requests: f.total,
+        failures: f.failures,
+        budget: f.budget,
+      })),
+    );
+    console.log(`\n${JSON.stringify({ bench: "http", figures })}`);
+  } finally {
+    server.kill("SIGTERM");
+    await new Promise((resolve) => server.once("exit", resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
