@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
-import { type Db, OID, type Queryable } from "./db.js";
+import { type Db, OID } from "./db.js";
 
 const parsers = {
   [OID.int8]: (value: string) => Number(value),
