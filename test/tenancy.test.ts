@@ -70,6 +70,20 @@ describe("tenant isolation", () => {
     assert.equal((await a.call("GET", "/policy-holder/A-PH")).json().data.name, "A holder");
   });
 
+  it("fields a body may not set are ignored, never written", async () => {
+    const res = await a.call("PATCH", "/medical-provider/A-1", {
+      phone_number: "0110000000",
+      tenant_id: b.id,
+      "city = 'x', tenant_id": b.id,
+    });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.json().phone_number, "0110000000");
+    assert.equal((await a.call("GET", "/medical-provider/A-1")).json().city, "Riyadh");
+    assert.equal((await b.call("GET", "/medical-provider/A-1")).statusCode, 404);
+    const member = await a.call("PATCH", "/member/A-M1", { member_id: "B-M1", tenant_id: b.id, name: "Kept" });
+    assert.deepEqual([member.statusCode, member.json().member_id], [200, "A-M1"]);
+  });
+
   it("tenant B cannot put A's provider in its network", async () => {
     const networkOfB = (await b.call("POST", "/network/create", { name: "B net" })).json().internal_id;
     const res = await b.call("POST", `/network/${networkOfB}/providers`, { cchi_no: "A-1" });

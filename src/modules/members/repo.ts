@@ -1,5 +1,5 @@
 import type { Queryable } from "../../platform/db/db.js";
-import { setClause } from "../../platform/db/sql.js";
+import { updateTenantRow } from "../../platform/db/sql.js";
 
 export interface MemberRow {
   member_id: string;
@@ -48,19 +48,11 @@ export const memberRepo = {
     return rows[0] as MemberRow;
   },
 
-  async update(
-    tx: Queryable,
-    tenantId: number,
-    memberId: string,
-    changes: Partial<MemberRow>,
-  ): Promise<MemberRow | undefined> {
-    const set = setClause(changes, 3);
-    if (set === undefined) return memberRepo.findByMemberId(tx, tenantId, memberId);
-    const rows = await tx.query<MemberRow>(
-      `UPDATE members SET ${set.sql}, updated_at = now() WHERE tenant_id = $1 AND member_id = $2 RETURNING ${COLUMNS}`,
-      [tenantId, memberId, ...set.values],
-    );
-    return rows[0];
+  update(tx: Queryable, tenantId: number, memberId: string, changes: Partial<MemberRow>) {
+    // member_id is the key: it is not changed by an update
+    const writable = WRITABLE.filter((column) => column !== "member_id");
+    const target = { table: "members", key: "member_id", columns: COLUMNS, writable };
+    return updateTenantRow<MemberRow>(tx, target, tenantId, memberId, changes);
   },
 
   async findByMemberId(db: Queryable, tenantId: number, memberId: string): Promise<MemberRow | undefined> {

@@ -1,5 +1,5 @@
 import type { Queryable } from "../../platform/db/db.js";
-import { likeContains, setClause } from "../../platform/db/sql.js";
+import { likeContains, updateTenantRow } from "../../platform/db/sql.js";
 
 export interface NetworkRow {
   id: number;
@@ -35,19 +35,10 @@ export const networkRepo = {
   },
 
   /** undefined when no network of the tenant has that id */
-  async update(
-    tx: Queryable,
-    tenantId: number,
-    id: number,
-    changes: { name?: string; is_vip?: boolean },
-  ): Promise<NetworkRow | undefined> {
-    const set = setClause(changes, 3);
-    if (set === undefined) return networkRepo.findById(tx, tenantId, id);
-    const rows = await tx.query<NetworkRow>(
-      `UPDATE networks SET ${set.sql}, updated_at = now() WHERE tenant_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
-      [tenantId, id, ...set.values],
-    );
-    return rows[0];
+  /** undefined when no network of the tenant has that id */
+  update(tx: Queryable, tenantId: number, id: number, changes: { name?: string; is_vip?: boolean }) {
+    const target = { table: "networks", key: "id", columns: COLUMNS, writable: ["name", "is_vip"] };
+    return updateTenantRow<NetworkRow>(tx, target, tenantId, id, changes);
   },
 
   async findById(db: Queryable, tenantId: number, id: number): Promise<NetworkRow | undefined> {

@@ -121,7 +121,7 @@ export const networkRoutes: ModuleRoutes = async (app, { db }) => {
       },
     },
     async (request, reply) => {
-      await networks.addProviderToNetwork(db, request.actor, request.params.id, request.body.cchi_no);
+      await networks.changeNetworkProvider(db, request.actor, "add", request.params.id, request.body.cchi_no);
       return reply.status(201).send({
         network_id: request.params.id,
         cchi_no: request.body.cchi_no,
@@ -169,7 +169,13 @@ export const networkRoutes: ModuleRoutes = async (app, { db }) => {
       },
     },
     async (request) => {
-      await networks.removeProviderFromNetwork(db, request.actor, request.params.id, request.params.cchi_no);
+      await networks.changeNetworkProvider(
+        db,
+        request.actor,
+        "remove",
+        request.params.id,
+        request.params.cchi_no,
+      );
       return { code: 200, message: "Medical provider removed from network" };
     },
   );

@@ -67,47 +67,37 @@ export async function getNetwork(db: Db, tenantId: number, id: number) {
   return { ...network, provider_count: await networkRepo.countProviders(db, id) };
 }
 
-async function networkAndProvider(db: Db, tenantId: number, networkId: number, cchiNo: string) {
-  const network = await networkRepo.findById(db, tenantId, networkId);
-  if (network === undefined) throw networkNotFound(networkId);
-  const provider = await providerRepo.findByCchiNo(db, tenantId, cchiNo);
+/** what adding or removing a provider does, and how it fails when there is nothing to do */
+const MEMBERSHIP_CHANGES = {
+  add: {
+    apply: networkRepo.addProvider,
+    refuse: (cchiNo: string, networkId: number) =>
+      new AppError("E_CONFLICT_409", `Medical provider ${cchiNo} is already in network ${networkId}`),
+  },
+  remove: {
+    apply: networkRepo.removeProvider,
+    refuse: (cchiNo: string, networkId: number) =>
+      new AppError("E_EMP_01", `Medical provider ${cchiNo} is not in network ${networkId}`),
+  },
+};
+
+/** adds a provider to a network or removes it: 404 for an unknown network or provider */
+export async function changeNetworkProvider(
+  db: Db,
+  actor: TenantActor,
+  change: keyof typeof MEMBERSHIP_CHANGES,
+  networkId: number,
+  cchiNo: string,
+): Promise<void> {
+  if ((await networkRepo.findById(db, actor.tenantId, networkId)) === undefined)
+    throw networkNotFound(networkId);
+  const provider = await providerRepo.findByCchiNo(db, actor.tenantId, cchiNo);
   if (provider === undefined) throw new AppError("E_EMP_01", `Medical provider ${cchiNo} not found`);
-  return { network, provider };
-}
-
-export async function addProviderToNetwork(
-  db: Db,
-  actor: TenantActor,
-  networkId: number,
-  cchiNo: string,
-): Promise<void> {
-  const { provider } = await networkAndProvider(db, actor.tenantId, networkId, cchiNo);
+  const { apply, refuse } = MEMBERSHIP_CHANGES[change];
   await db.transaction(async (tx) => {
-    if (!(await networkRepo.addProvider(tx, actor.tenantId, networkId, provider.internal_id))) {
-      throw new AppError("E_CONFLICT_409", `Medical provider ${cchiNo} is already in network ${networkId}`);
-    }
+    if (!(await apply(tx, actor.tenantId, networkId, provider.internal_id))) throw refuse(cchiNo, networkId);
     await recordAudit(tx, actor, {
-      action: "network.provider.add",
-      entityType: "network",
-      entityKey: String(networkId),
-      details: { cchi_no: cchiNo },
-    });
-  });
-}
-
-export async function removeProviderFromNetwork(
-  db: Db,
-  actor: TenantActor,
-  networkId: number,
-  cchiNo: string,
-): Promise<void> {
-  const { provider } = await networkAndProvider(db, actor.tenantId, networkId, cchiNo);
-  await db.transaction(async (tx) => {
-    if (!(await networkRepo.removeProvider(tx, actor.tenantId, networkId, provider.internal_id))) {
-      throw new AppError("E_EMP_01", `Medical provider ${cchiNo} is not in network ${networkId}`);
-    }
-    await recordAudit(tx, actor, {
-      action: "network.provider.remove",
+      action: `network.provider.${change}`,
       entityType: "network",
       entityKey: String(networkId),
       details: { cchi_no: cchiNo },

@@ -1,5 +1,5 @@
 import type { Queryable } from "../../platform/db/db.js";
-import { setClause } from "../../platform/db/sql.js";
+import { updateTenantRow } from "../../platform/db/sql.js";
 
 export interface PolicyHolderRow {
   ph_erp_id: string;
@@ -27,19 +27,10 @@ export const policyHolderRepo = {
     return rows[0] as PolicyHolderRow;
   },
 
-  async update(
-    tx: Queryable,
-    tenantId: number,
-    phErpId: string,
-    changes: Partial<PolicyHolderRow>,
-  ): Promise<PolicyHolderRow | undefined> {
-    const set = setClause(changes, 3);
-    if (set === undefined) return policyHolderRepo.findByErpId(tx, tenantId, phErpId);
-    const rows = await tx.query<PolicyHolderRow>(
-      `UPDATE policy_holders SET ${set.sql}, updated_at = now() WHERE tenant_id = $1 AND ph_erp_id = $2 RETURNING ${COLUMNS}`,
-      [tenantId, phErpId, ...set.values],
-    );
-    return rows[0];
+  update(tx: Queryable, tenantId: number, phErpId: string, changes: Partial<PolicyHolderRow>) {
+    const writable = ["name", "insurance_type", "province", "registration_number"];
+    const target = { table: "policy_holders", key: "ph_erp_id", columns: COLUMNS, writable };
+    return updateTenantRow<PolicyHolderRow>(tx, target, tenantId, phErpId, changes);
   },
 
   async findByErpId(db: Queryable, tenantId: number, phErpId: string): Promise<PolicyHolderRow | undefined> {

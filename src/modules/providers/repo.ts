@@ -1,5 +1,5 @@
 import type { Queryable } from "../../platform/db/db.js";
-import { setClause } from "../../platform/db/sql.js";
+import { updateTenantRow } from "../../platform/db/sql.js";
 
 export interface ProviderRow {
   internal_id: number;
@@ -37,19 +37,10 @@ export const providerRepo = {
     return rows[0] as ProviderRow;
   },
 
-  async update(
-    tx: Queryable,
-    tenantId: number,
-    cchiNo: string,
-    changes: Partial<ProviderFields>,
-  ): Promise<ProviderRow | undefined> {
-    const set = setClause(changes, 3);
-    if (set === undefined) return providerRepo.findByCchiNo(tx, tenantId, cchiNo);
-    const rows = await tx.query<ProviderRow>(
-      `UPDATE medical_providers SET ${set.sql}, updated_at = now() WHERE tenant_id = $1 AND cchi_no = $2 RETURNING ${COLUMNS}`,
-      [tenantId, cchiNo, ...set.values],
-    );
-    return rows[0];
+  update(tx: Queryable, tenantId: number, cchiNo: string, changes: Partial<ProviderFields>) {
+    const writable = ["cchi_no", "name", "nphies_id", "phone_number", "city", "type", "lng", "lat"];
+    const target = { table: "medical_providers", key: "cchi_no", columns: COLUMNS, writable };
+    return updateTenantRow<ProviderRow>(tx, target, tenantId, cchiNo, changes);
   },
 
   async findByCchiNo(db: Queryable, tenantId: number, cchiNo: string): Promise<ProviderRow | undefined> {

@@ -38,14 +38,16 @@ for (const [name, format] of Object.entries(FORMATS)) Format.Set(name, format.ch
 
 /**
  * Bodies are checked as sent (a JSON number is not a string); query strings and path parameters are
- * converted first, since everything in a URL is text. Defaults of query parameters are applied.
+ * converted first, since everything in a URL is text. Defaults of query parameters are applied. Unknown
+ * fields are ignored, as clients of the vendor API send extra fields, and removed from what passes.
  */
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const check = Compile(schema);
   const convert = httpPart !== "body";
   return (input: unknown) => {
     const value = convert ? convertUrlValues(schema, input) : input;
-    if (check.Check(value)) return { value };
+    // fields the schema does not name are dropped, so no handler ever sees (or writes) them
+    if (check.Check(value)) return { value: Value.Clean(schema, value) };
     return { error: check.Errors(value) as never };
   };
 };
