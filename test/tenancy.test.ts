@@ -80,7 +80,11 @@ describe("tenant isolation", () => {
     assert.equal(res.json().phone_number, "0110000000");
     assert.equal((await a.call("GET", "/medical-provider/A-1")).json().city, "Riyadh");
     assert.equal((await b.call("GET", "/medical-provider/A-1")).statusCode, 404);
-    const member = await a.call("PATCH", "/member/A-M1", { member_id: "B-M1", tenant_id: b.id, name: "Kept" });
+    const member = await a.call("PATCH", "/member/A-M1", {
+      member_id: "B-M1",
+      tenant_id: b.id,
+      name: "Kept",
+    });
     assert.deepEqual([member.statusCode, member.json().member_id], [200, "A-M1"]);
   });
 
