@@ -5,6 +5,12 @@ import { createApiKeyAuthenticator, ensureBootstrapTenant } from "../src/modules
 import { migrate } from "../src/platform/db/migrate.js";
 import { openTestDb, startTestApp, type TestContext, testConfig, uniqueName } from "./helpers.js";
 
+// keys are unique per run: a PostgreSQL test database outlives runs, and key hashes are unique
+const KEY_500 = `key-${uniqueName()}`;
+const KEY_TTL = `key-${uniqueName()}`;
+const KEY_TTL_ROTATED = `key-${uniqueName()}`;
+const KEY_ROTATED = `key-${uniqueName()}`;
+
 describe("platform", () => {
   let ctx: TestContext;
   before(async () => {
@@ -91,7 +97,7 @@ describe("platform", () => {
     );
     assert.deepEqual(
       versions.map((v) => v.version),
-      [1, 2],
+      [1, 2, 3],
     );
   });
 });
@@ -103,7 +109,7 @@ describe("failures", () => {
     const bootstrap = await ensureBootstrapTenant(db, {
       tenant: uniqueName("boom"),
       mode: "standard",
-      apiKey: "a-key-of-sixteen-chars-at-least",
+      apiKey: KEY_500,
       clientId: undefined,
       clientSecret: undefined,
     });
@@ -111,7 +117,7 @@ describe("failures", () => {
     const res = await app.inject({
       method: "GET",
       url: `/${bootstrap.tenant.name}/v4.0/health/network/find-all`,
-      headers: { "access-key": "a-key-of-sixteen-chars-at-least" },
+      headers: { "access-key": KEY_500 },
     });
     assert.equal(res.statusCode, 500);
     assert.deepEqual(res.json(), {
@@ -149,29 +155,21 @@ describe("access-key memory", () => {
       const settings = {
         tenant: name,
         mode: "standard" as const,
-        apiKey: "ttl-key-0123456789ab",
+        apiKey: KEY_TTL,
         clientId: undefined,
         clientSecret: undefined,
       };
       await ensureBootstrapTenant(db, settings);
       let clock = 0;
       const authenticate = createApiKeyAuthenticator(db, 1000, () => clock);
-      assert.equal((await authenticate("ttl-key-0123456789ab"))?.tenant.name, name);
+      assert.equal((await authenticate(KEY_TTL))?.tenant.name, name);
       assert.equal(await authenticate("unknown-key-0123456789"), undefined);
-      await ensureBootstrapTenant(db, { ...settings, apiKey: "ttl-key-rotated-0123456" });
+      await ensureBootstrapTenant(db, { ...settings, apiKey: KEY_TTL_ROTATED });
       clock = 999;
-      assert.equal(
-        (await authenticate("ttl-key-0123456789ab"))?.tenant.name,
-        name,
-        "still trusted within the TTL",
-      );
+      assert.equal((await authenticate(KEY_TTL))?.tenant.name, name, "still trusted within the TTL");
       clock = 1000;
-      assert.equal(
-        await authenticate("ttl-key-0123456789ab"),
-        undefined,
-        "rechecked once the TTL has passed",
-      );
-      assert.equal((await authenticate("ttl-key-rotated-0123456"))?.tenant.name, name);
+      assert.equal(await authenticate(KEY_TTL), undefined, "rechecked once the TTL has passed");
+      assert.equal((await authenticate(KEY_TTL_ROTATED))?.tenant.name, name);
     } finally {
       await db.close();
     }
@@ -214,7 +212,7 @@ describe("bootstrap tenant", () => {
 
       const rotated = await ensureBootstrapTenant(db, {
         ...settings,
-        apiKey: "rotated-key-0123456789",
+        apiKey: KEY_ROTATED,
         mode: "lightweight",
       });
       assert.equal(rotated.tenant.mode, "lightweight");
@@ -227,7 +225,7 @@ describe("bootstrap tenant", () => {
           headers: { "access-key": key },
         });
       assert.equal((await callRestarted(first.generated.apiKey as string)).statusCode, 401);
-      assert.equal((await callRestarted("rotated-key-0123456789")).statusCode, 200);
+      assert.equal((await callRestarted(KEY_ROTATED)).statusCode, 200);
       await restarted.close();
     } finally {
       await app.close();

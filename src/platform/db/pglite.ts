@@ -1,6 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { type Db, OID } from "./db.js";
+import { createStatementCache } from "./pglite-statements.js";
 
 const parsers = {
   [OID.int8]: (value: string) => Number(value),
@@ -16,16 +18,23 @@ const WRITE = /^\s*(INSERT|UPDATE|DELETE)\b/i;
  */
 export async function openPglite(dataDir: string | undefined): Promise<Db> {
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
-  const pg = await PGlite.create({ dataDir, parsers });
+  // pg_trgm: trigram indexes serve the partial-name searches of find-all (see migration 0003)
+  const pg = await PGlite.create({ dataDir, parsers, extensions: { pg_trgm } });
   let writes = 0;
   const counted = <T>(target: PGlite | Transaction, text: string, params?: readonly unknown[]) => {
     if (WRITE.test(text)) writes++;
     return queryOn<T>(target, text, params);
   };
+  const executePrepared = createStatementCache(pg);
   return {
     kind: "pglite",
     writeCount: () => writes,
-    query: (text, params) => counted(pg, text, params),
+    // statements outside transactions (the reads) run prepared; inside one, a failing PREPARE would
+    // abort the caller's transaction, so those keep the ordinary path
+    query: async <T>(text: string, params?: readonly unknown[]) =>
+      (params && params.length > 0 && !WRITE.test(text)
+        ? await executePrepared<T>(text, params)
+        : undefined) ?? counted<T>(pg, text, params),
     exec: async (script) => {
       await pg.exec(script);
     },
