@@ -1,6 +1,5 @@
 import { mkdirSync } from "node:fs";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { type Db, OID } from "./db.js";
 import { createStatementCache } from "./pglite-statements.js";
 
@@ -18,8 +17,7 @@ const WRITE = /^\s*(INSERT|UPDATE|DELETE)\b/i;
  */
 export async function openPglite(dataDir: string | undefined): Promise<Db> {
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
-  // pg_trgm: trigram indexes serve the partial-name searches of find-all (see migration 0003)
-  const pg = await PGlite.create({ dataDir, parsers, extensions: { pg_trgm } });
+  const pg = await PGlite.create({ dataDir, parsers });
   let writes = 0;
   const counted = <T>(target: PGlite | Transaction, text: string, params?: readonly unknown[]) => {
     if (WRITE.test(text)) writes++;
