@@ -3,6 +3,7 @@ import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { type App, buildApp } from "../src/app.js";
 import { type Config, loadConfig } from "../src/config.js";
 import { createTenant } from "../src/modules/tenants/service.js";
+import { listAuditForEntity } from "../src/platform/audit/audit.js";
 import type { Db } from "../src/platform/db/db.js";
 import { migrate } from "../src/platform/db/migrate.js";
 import { openDatabase } from "../src/platform/db/open.js";
@@ -85,16 +86,12 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   };
 }
 
-/** the rows the audit log holds for one entity of a tenant */
+/** the actions the audit log holds for one entity of a tenant, oldest first */
 export async function auditActions(
   db: Db,
   tenantId: number,
   entityType: string,
   entityKey: string,
 ): Promise<string[]> {
-  const rows = await db.query<{ action: string }>(
-    "SELECT action FROM audit_log WHERE tenant_id = $1 AND entity_type = $2 AND entity_key = $3 ORDER BY id",
-    [tenantId, entityType, entityKey],
-  );
-  return rows.map((row) => row.action);
+  return (await listAuditForEntity(db, tenantId, entityType, entityKey)).map((row) => row.action);
 }

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { AppError, ERROR_REGISTRY, type ErrorCode, type ErrorShape } from "./errors.js";
+import { AppError, type ErrorCode, type ErrorShape } from "./errors.js";
 import { describeValidationErrors } from "./validation.js";
 
 /** Fastify's own 4xx errors, by their code, mapped to ours; a plain 400 is a bad request in the route's shape */
@@ -74,5 +74,3 @@ export function registerErrorHandler(app: FastifyInstance): void {
     return reply.status(404).send(renderError(error, "standard"));
   });
 }
-
-export { ERROR_REGISTRY };
