@@ -1,5 +1,5 @@
 import type { Queryable } from "../../platform/db/db.js";
-import { likeContains, updateTenantRow } from "../../platform/db/sql.js";
+import { likeContains, selectPage, updateTenantRow } from "../../platform/db/sql.js";
 
 export interface NetworkRow {
   id: number;
@@ -59,47 +59,35 @@ export const networkRepo = {
   },
 
   /**
-   * One page and the count of all matches, in one round trip; past the last page it still returns the
-   * count (one row with a null id). Unfiltered, the count is the trigger-kept counter. Filtered, the
-   * tenant's rows are taken first and the name pattern runs once per row of that tenant only: the
-   * planner would otherwise test the costly ILIKE on every tenant's rows, twice (page and count).
+   * A page of the tenant's networks and the count of all matches. Unfiltered, the count is the
+   * trigger-kept counter. Filtered, the tenant's rows are taken first (OFFSET 0 keeps the planner from
+   * merging the two levels) so the costly ILIKE runs only on that tenant's rows, once.
    */
-  async findPage(
+  findPage(
     db: Queryable,
     tenantId: number,
     filter: { name?: string; is_vip?: boolean; limit: number; skip: number },
   ): Promise<{ total: number; rows: NetworkSummaryRow[] }> {
-    const params: unknown[] = [tenantId, filter.limit, filter.skip];
+    const params: unknown[] = [tenantId];
     const tenantRows = ["tenant_id = $1"];
     if (filter.is_vip !== undefined) {
       params.push(filter.is_vip);
       tenantRows.push(`is_vip = $${params.length}`);
     }
-    let namePattern = "TRUE";
+    // only the listed columns: parsing timestamps nobody asked for costs a quarter of the query
+    let matches = `SELECT id, name, is_vip FROM networks WHERE ${tenantRows.join(" AND ")}`;
     if (filter.name !== undefined && filter.name !== "") {
       params.push(likeContains(filter.name));
-      namePattern = `name ILIKE $${params.length}`;
+      matches = `SELECT id, name, is_vip FROM (${matches} OFFSET 0) AS tenant_rows WHERE name ILIKE $${params.length}`;
     }
-    // only the listed columns: parsing timestamps nobody asked for costs a quarter of the query
-    const sql =
-      params.length === 3
-        ? `SELECT total.n AS total, page.id, page.name, page.is_vip
-           FROM (SELECT coalesce(max(n), 0) AS n FROM network_counts WHERE tenant_id = $1) AS total
-           LEFT JOIN (SELECT id, name, is_vip FROM networks WHERE tenant_id = $1
-                      ORDER BY id LIMIT $2 OFFSET $3) AS page ON TRUE
-           ORDER BY page.id`
-        : `WITH tenant_rows AS MATERIALIZED (SELECT id, name, is_vip FROM networks WHERE ${tenantRows.join(" AND ")}),
-                matches AS MATERIALIZED (SELECT id, name, is_vip FROM tenant_rows WHERE ${namePattern})
-           SELECT total.n AS total, page.id, page.name, page.is_vip
-           FROM (SELECT count(*) AS n FROM matches) AS total
-           LEFT JOIN (SELECT id, name, is_vip FROM matches ORDER BY id LIMIT $2 OFFSET $3) AS page ON TRUE
-           ORDER BY page.id`;
-    const found = await db.query<{ total: number; id: number | null; name: string; is_vip: boolean }>(
-      sql,
-      params,
-    );
-    const rows = found.flatMap(({ id, name, is_vip }) => (id === null ? [] : [{ id, name, is_vip }]));
-    return { total: found[0]?.total ?? 0, rows };
+    const countFrom =
+      params.length === 1 ? "SELECT coalesce(max(n), 0) FROM network_counts WHERE tenant_id = $1" : undefined;
+    return selectPage<NetworkSummaryRow>(db, matches, params, {
+      orderBy: "id",
+      limit: filter.limit,
+      skip: filter.skip,
+      countFrom,
+    });
   },
 
   async countProviders(db: Queryable, networkId: number): Promise<number> {
@@ -139,20 +127,20 @@ export const networkRepo = {
     return rows.length > 0;
   },
 
-  async findProviderPage(
+  findProviderPage(
     db: Queryable,
     tenantId: number,
     networkId: number,
     page: { limit: number; skip: number },
-  ): Promise<{ total: number; rows: NetworkProviderRow[] }> {
-    const rows = await db.query<NetworkProviderRow & { total: number }>(
-      `SELECT p.id AS internal_id, p.cchi_no, p.name, p.city, p.type, count(*) OVER () AS total
+  ) {
+    return selectPage<NetworkProviderRow>(
+      db,
+      `SELECT p.id AS internal_id, p.cchi_no, p.name, p.city, p.type
        FROM network_providers np JOIN medical_providers p ON p.id = np.provider_id
-       WHERE np.tenant_id = $1 AND np.network_id = $2 ORDER BY p.cchi_no LIMIT $3 OFFSET $4`,
-      [tenantId, networkId, page.limit, page.skip],
+       WHERE np.tenant_id = $1 AND np.network_id = $2`,
+      [tenantId, networkId],
+      { orderBy: "cchi_no", ...page },
     );
-    const total = rows[0]?.total ?? (page.skip === 0 ? 0 : await networkRepo.countProviders(db, networkId));
-    return { total, rows: rows.map(({ total: _total, ...row }) => row) };
   },
 
   /** the prior-authorization network check: is the provider in the network named `networkName`? */

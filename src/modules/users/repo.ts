@@ -1,5 +1,5 @@
 import type { Queryable } from "../../platform/db/db.js";
-import { likeContains } from "../../platform/db/sql.js";
+import { likeContains, selectPage } from "../../platform/db/sql.js";
 
 export interface UserRow {
   id: number;
@@ -27,25 +27,17 @@ export const userRepo = {
     return rows[0];
   },
 
-  async findPage(
-    db: Queryable,
-    tenantId: number,
-    filter: { username?: string; limit: number; skip: number },
-  ): Promise<{ total: number; rows: UserRow[] }> {
+  findPage(db: Queryable, tenantId: number, filter: { username?: string; limit: number; skip: number }) {
     const params: unknown[] = [tenantId];
-    let condition = "tenant_id = $1";
+    let matches = `SELECT ${COLUMNS} FROM users WHERE tenant_id = $1`;
     if (filter.username) {
       params.push(likeContains(filter.username));
-      condition += " AND username ILIKE $2";
+      matches += " AND username ILIKE $2";
     }
-    const rows = await db.query<UserRow>(
-      `SELECT ${COLUMNS} FROM users WHERE ${condition} ORDER BY id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, filter.limit, filter.skip],
-    );
-    const count = await db.query<{ total: number }>(
-      `SELECT count(*) AS total FROM users WHERE ${condition}`,
-      params,
-    );
-    return { total: count[0]?.total ?? 0, rows };
+    return selectPage<UserRow>(db, matches, params, {
+      orderBy: "id",
+      limit: filter.limit,
+      skip: filter.skip,
+    });
   },
 };

@@ -29,3 +29,43 @@ export async function updateTenantRow<T>(
   const rows = await tx.query<T>(sql, [tenantId, keyValue, ...entries.map(([, value]) => value)]);
   return rows[0];
 }
+
+export interface PageRequest {
+  /** a column of the matching rows to page by */
+  orderBy: string;
+  limit: number;
+  skip: number;
+  /**
+   * a scalar subquery that yields the count without reading the matches (a counter table); the page then
+   * reads only its own rows through an index. Omitted: the matches are read once and counted.
+   */
+  countFrom?: string;
+}
+
+/**
+ * One page of `matches` (a SELECT with parameters $1..$n) and the number of all its rows, in one round
+ * trip, past the last page too: the count comes on a row whose page columns are null. Every paged list
+ * uses it, so none pays a second query for its total_count.
+ */
+export async function selectPage<T extends object>(
+  db: Queryable,
+  matches: string,
+  params: readonly unknown[],
+  page: PageRequest,
+): Promise<{ total: number; rows: T[] }> {
+  const limit = `$${params.length + 1}`;
+  const offset = `$${params.length + 2}`;
+  const rows = await db.query<T & { page_total: number; in_page: boolean | null }>(
+    `WITH matches AS ${page.countFrom ? "" : "MATERIALIZED"} (${matches})
+     SELECT counted.n AS page_total, listed.*
+     FROM (SELECT ${page.countFrom ? `(${page.countFrom})` : "count(*)"} AS n ${page.countFrom ? "" : "FROM matches"}) AS counted
+     LEFT JOIN (SELECT matches.*, TRUE AS in_page FROM matches
+                ORDER BY ${page.orderBy} LIMIT ${limit} OFFSET ${offset}) AS listed ON TRUE
+     ORDER BY listed.${page.orderBy}`,
+    [...params, page.limit, page.skip],
+  );
+  return {
+    total: rows[0]?.page_total ?? 0,
+    rows: rows.flatMap(({ page_total: _total, in_page, ...row }) => (in_page ? [row as unknown as T] : [])),
+  };
+}
