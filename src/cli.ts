@@ -26,12 +26,11 @@ The database is the one DATABASE_URL (PostgreSQL) or MIZAN_DATA_DIR (embedded PG
 class UsageError extends Error {}
 
 /** opens the configured database, brings its schema up to date, runs `work`, closes */
-async function withDatabase<T>(work: (db: Db) => Promise<T>): Promise<T> {
+async function withDatabase<T>(work: (db: Db, appliedMigrations: number[]) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const db = await openDatabase(config);
   try {
-    await migrate(db);
-    return await work(db);
+    return await work(db, await migrate(db));
   } finally {
     await db.close();
   }
@@ -94,15 +93,10 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case "migrate": {
-      const db = await openDatabase(loadConfig());
-      try {
-        const applied = await migrate(db);
-        process.stdout.write(
-          applied.length ? `applied migrations ${applied.join(", ")}\n` : "migrations up to date\n",
-        );
-      } finally {
-        await db.close();
-      }
+      const applied = await withDatabase(async (_db, appliedMigrations) => appliedMigrations);
+      process.stdout.write(
+        applied.length ? `applied migrations ${applied.join(", ")}\n` : "migrations up to date\n",
+      );
       return;
     }
     case "tenant":

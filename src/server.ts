@@ -27,8 +27,7 @@ export async function startServer(
     const bootstrap = await ensureBootstrapTenant(db, config.bootstrap);
     printGeneratedCredentials(out, bootstrap.tenant.name, bootstrap.generated);
     const app = await buildApp(config, db);
-    if (db.kind === "pglite") await db.exec("ANALYZE"); // fresh statistics before the first request is planned
-    const stopMaintenance = startEmbeddedMaintenance(db, app.log);
+    const stopMaintenance = await startEmbeddedMaintenance(db, app.log);
     const url = await app.listen({ port: config.port, host: config.host });
     app.log.info(
       { tenant: bootstrap.tenant.name, mode: bootstrap.tenant.mode, database: db.kind },

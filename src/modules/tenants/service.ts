@@ -20,6 +20,20 @@ export interface TenantCredentials {
   clientSecret: string;
 }
 
+/** the only places a secret is written: always hashed, always under the primary label */
+function setApiKey(tx: Queryable, tenantId: number, apiKey: string): Promise<void> {
+  return credentialRepo.putApiKey(tx, tenantId, PRIMARY, hashSecret(apiKey));
+}
+
+function setOauthClient(
+  tx: Queryable,
+  tenantId: number,
+  clientId: string,
+  clientSecret: string,
+): Promise<void> {
+  return credentialRepo.putOauthClient(tx, tenantId, PRIMARY, clientId, hashSecret(clientSecret));
+}
+
 async function issueCredentials(tx: Queryable, tenant: Tenant): Promise<TenantCredentials> {
   const credentials = {
     tenant,
@@ -27,14 +41,8 @@ async function issueCredentials(tx: Queryable, tenant: Tenant): Promise<TenantCr
     clientId: generateClientId(),
     clientSecret: generateClientSecret(),
   };
-  await credentialRepo.putApiKey(tx, tenant.id, PRIMARY, hashSecret(credentials.apiKey));
-  await credentialRepo.putOauthClient(
-    tx,
-    tenant.id,
-    PRIMARY,
-    credentials.clientId,
-    hashSecret(credentials.clientSecret),
-  );
+  await setApiKey(tx, tenant.id, credentials.apiKey);
+  await setOauthClient(tx, tenant.id, credentials.clientId, credentials.clientSecret);
   return credentials;
 }
 
@@ -102,30 +110,18 @@ export async function ensureBootstrapTenant(
 
     const generated: BootstrapResult["generated"] = {};
     if (bootstrap.apiKey !== undefined) {
-      await credentialRepo.putApiKey(tx, tenant.id, PRIMARY, hashSecret(bootstrap.apiKey));
+      await setApiKey(tx, tenant.id, bootstrap.apiKey);
     } else if (!(await credentialRepo.hasApiKey(tx, tenant.id, PRIMARY))) {
       generated.apiKey = generateApiKey();
-      await credentialRepo.putApiKey(tx, tenant.id, PRIMARY, hashSecret(generated.apiKey));
+      await setApiKey(tx, tenant.id, generated.apiKey);
       await audit("tenant.api_key.generate");
     }
     if (bootstrap.clientId !== undefined && bootstrap.clientSecret !== undefined) {
-      await credentialRepo.putOauthClient(
-        tx,
-        tenant.id,
-        PRIMARY,
-        bootstrap.clientId,
-        hashSecret(bootstrap.clientSecret),
-      );
+      await setOauthClient(tx, tenant.id, bootstrap.clientId, bootstrap.clientSecret);
     } else if (!(await credentialRepo.hasOauthClient(tx, tenant.id, PRIMARY))) {
       generated.clientId = generateClientId();
       generated.clientSecret = generateClientSecret();
-      await credentialRepo.putOauthClient(
-        tx,
-        tenant.id,
-        PRIMARY,
-        generated.clientId,
-        hashSecret(generated.clientSecret),
-      );
+      await setOauthClient(tx, tenant.id, generated.clientId, generated.clientSecret);
       await audit("tenant.oauth_client.generate", { client_id: generated.clientId });
     }
     return { tenant, created: inserted !== undefined, generated };

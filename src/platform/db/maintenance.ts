@@ -19,15 +19,17 @@ export interface MaintenanceOptions {
  * Embedded PostgreSQL runs without the autovacuum daemon, so nothing would ever ANALYZE or VACUUM: the
  * planner keeps guessing row counts (measured here: a 10-row page of 1,000 networks took 764 µs before
  * ANALYZE, 225 µs after) and dead rows pile up. This does the daemon's job in-process, driven by the
- * count of writes the PGlite driver sees. PostgreSQL proper has its own daemon; this is not started there.
+ * count of writes the PGlite driver sees, after one ANALYZE at start. PostgreSQL proper has its own daemon;
+ * this does nothing there.
  */
-export function startEmbeddedMaintenance(
+export async function startEmbeddedMaintenance(
   db: Db,
   log: MaintenanceLog,
   options: MaintenanceOptions = {},
-): () => void {
+): Promise<() => void> {
   if (db.kind !== "pglite" || db.writeCount === undefined) return () => {};
   const writeCount = db.writeCount.bind(db);
+  await db.exec("ANALYZE"); // fresh statistics before the first request is planned
   const checkEvery = options.checkEveryMs ?? 5_000;
   const analyzeAfter = options.analyzeAfterWrites ?? 500;
   const analyzeAtMost = options.analyzeAtMostEveryMs ?? 60_000;

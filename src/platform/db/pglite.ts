@@ -19,27 +19,30 @@ export async function openPglite(dataDir: string | undefined): Promise<Db> {
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
   const pg = await PGlite.create({ dataDir, parsers });
   let writes = 0;
-  const counted = <T>(target: PGlite | Transaction, text: string, params?: readonly unknown[]) => {
-    if (WRITE.test(text)) writes++;
-    return queryOn<T>(target, text, params);
-  };
   const executePrepared = createStatementCache(pg);
+  /**
+   * Reads outside transactions run prepared. Writes, and everything inside a transaction (where a
+   * failing PREPARE would abort the caller's transaction), keep the ordinary path.
+   */
+  const run = async <T>(target: PGlite | Transaction, text: string, params?: readonly unknown[]) => {
+    if (WRITE.test(text)) writes++;
+    else if (target === pg && params !== undefined && params.length > 0) {
+      const rows = await executePrepared<T>(text, params);
+      if (rows !== undefined) return rows;
+    }
+    return (await target.query<T>(text, params as unknown[] | undefined)).rows;
+  };
   return {
     kind: "pglite",
     writeCount: () => writes,
-    // statements outside transactions (the reads) run prepared; inside one, a failing PREPARE would
-    // abort the caller's transaction, so those keep the ordinary path
-    query: async <T>(text: string, params?: readonly unknown[]) =>
-      (params && params.length > 0 && !WRITE.test(text)
-        ? await executePrepared<T>(text, params)
-        : undefined) ?? counted<T>(pg, text, params),
+    query: (text, params) => run(pg, text, params),
     exec: async (script) => {
       await pg.exec(script);
     },
     transaction: (fn) =>
       pg.transaction((tx) =>
         fn({
-          query: (text, params) => counted(tx, text, params),
+          query: (text, params) => run(tx, text, params),
           exec: async (script) => {
             await tx.exec(script);
           },
@@ -47,13 +50,4 @@ export async function openPglite(dataDir: string | undefined): Promise<Db> {
       ),
     close: () => pg.close(),
   };
-}
-
-async function queryOn<T>(
-  target: PGlite | Transaction,
-  text: string,
-  params?: readonly unknown[],
-): Promise<T[]> {
-  const result = await target.query<T>(text, params as unknown[] | undefined);
-  return result.rows;
 }

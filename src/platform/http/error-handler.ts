@@ -24,7 +24,6 @@ export function toAppError(error: FastifyError | AppError, shape: ErrorShape): A
     return new AppError(VALIDATION_CODE[shape], details[0] ?? undefined, details);
   }
   const status = error.statusCode ?? 500;
-  if (status === 429) return new AppError("E_RATE_LIMITED_429", error.message);
   if (status >= 500 || status < 400) return undefined;
   const mapped =
     (error.code && FASTIFY_CODES[error.code]) || (status === 400 ? VALIDATION_CODE[shape] : undefined);
@@ -62,7 +61,6 @@ export function registerErrorHandler(app: FastifyInstance): void {
       const internal = new AppError("E_INTERNAL_500");
       return reply.status(500).send(renderError(internal, shape));
     }
-    if (appError.status === 429) reply.header("retry-after", reply.getHeader("retry-after") ?? "60");
     return reply.status(appError.status).send(renderError(appError, shape));
   });
 
