@@ -37,6 +37,10 @@ export const ERROR_REGISTRY = {
   E_EBA_01: { status: 404, message: "Benefit not found" },
   E_EPA_02: { status: 404, message: "Diagnosis not found" },
   E_EPA_069: { status: 409, message: "Already exists" },
+  E_BULK_JOB_404: { status: 404, message: "Bulk import job not found" },
+  // price lists
+  E_EPL_01: { status: 404, message: "Price list not found" },
+  E_EPI_01: { status: 404, message: "Price item not found" },
   // reviewer users (CONTRACT.md section 6)
   E_USER_NOT_FOUND_404: { status: 404, message: "User not found" },
   // operator API

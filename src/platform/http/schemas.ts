@@ -24,6 +24,25 @@ export const DateTime = (extra: { description?: string } = {}) =>
   Type.String({ format: "mizan-datetime", examples: ["2025-01-31T00:00:00.000Z"], ...extra });
 export const DateOnly = (extra: { description?: string } = {}) =>
   Type.String({ format: "mizan-date", examples: ["2025-01-31"], ...extra });
+/** the largest amount NUMERIC(14,2) holds */
+export const MAX_MONEY = 999_999_999_999.99;
+const TWO_DECIMALS = /^\d+(\.\d{1,2})?$/;
+
+/**
+ * An amount of money: a JSON number >= 0 with at most two decimals. Checked on its decimal text, since
+ * `multipleOf: 0.01` misjudges large amounts in floating point.
+ */
+export const Money = (extra: { description?: string } = {}) =>
+  Type.Refine(
+    Type.Number({ minimum: 0, maximum: MAX_MONEY, description: "amount, at most 2 decimals", ...extra }),
+    (value) => TWO_DECIMALS.test(String(value)),
+    () => "must have at most 2 decimals",
+  );
+
+/** the spec's "ISO date": YYYY-MM-DD, also accepted as a DATETIME (its UTC date is kept) */
+export const IsoDate = (extra: { description?: string } = {}) =>
+  Type.String({ format: "mizan-iso-date", examples: ["2025-01-31"], ...extra });
+
 export const Email = () => Type.String({ format: "email", maxLength: 255 });
 
 export const Enum = <const T extends readonly string[]>(values: T, extra: { description?: string } = {}) =>

@@ -26,9 +26,23 @@ export function isDate(value: string): boolean {
   return match !== null && isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]));
 }
 
+/** the spec's "ISO date" fields (policies, patient links): a DATE, or a DATETIME whose UTC date counts */
+export function isIsoDate(value: string): boolean {
+  return isDate(value) || isDateTime(value);
+}
+
+/** the calendar date (UTC) of a DATE or DATETIME text */
+export function dateOf(value: string): string {
+  return value.slice(0, 10);
+}
+
 const FORMATS: Record<string, { check: (value: string) => boolean; says: string }> = {
   "mizan-datetime": { check: isDateTime, says: "must be a date-time of the form YYYY-MM-DDTHH:mm:ss.sssZ" },
   "mizan-date": { check: isDate, says: "must be a date of the form YYYY-MM-DD" },
+  "mizan-iso-date": {
+    check: isIsoDate,
+    says: "must be a date of the form YYYY-MM-DD (or a date-time YYYY-MM-DDTHH:mm:ss.sssZ)",
+  },
   email: {
     check: (value) => EMAIL.test(value) && value.length <= 255,
     says: "must be a valid e-mail address",
