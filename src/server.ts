@@ -1,10 +1,12 @@
 import { type App, buildApp } from "./app.js";
 import type { Config } from "./config.js";
+import { JOB_DEFINITIONS } from "./jobs.js";
 import { ensureBootstrapTenant } from "./modules/tenants/service.js";
 import type { Db } from "./platform/db/db.js";
 import { startEmbeddedMaintenance } from "./platform/db/maintenance.js";
 import { migrate } from "./platform/db/migrate.js";
 import { openDatabase } from "./platform/db/open.js";
+import { createJobRunner } from "./platform/jobs/queue.js";
 
 /** how long in-flight requests get to finish after SIGTERM before the process gives up on them */
 const DRAIN_TIMEOUT_MS = 25_000;
@@ -26,11 +28,23 @@ export async function startServer(
     await migrate(db);
     const bootstrap = await ensureBootstrapTenant(db, config.bootstrap);
     printGeneratedCredentials(out, bootstrap.tenant.name, bootstrap.generated);
-    const app = await buildApp(config, db);
+    const jobs = createJobRunner({
+      db,
+      databaseUrl: config.databaseUrl,
+      concurrency: config.workers,
+      definitions: JOB_DEFINITIONS,
+    });
+    const app = await buildApp(config, db, jobs.queue);
+    await jobs.start(app.log);
     const stopMaintenance = await startEmbeddedMaintenance(db, app.log);
     const url = await app.listen({ port: config.port, host: config.host });
     app.log.info(
-      { tenant: bootstrap.tenant.name, mode: bootstrap.tenant.mode, database: db.kind },
+      {
+        tenant: bootstrap.tenant.name,
+        mode: bootstrap.tenant.mode,
+        database: db.kind,
+        workers: config.workers,
+      },
       "mizan is serving",
     );
     let closing: Promise<void> | undefined;
@@ -38,6 +52,7 @@ export async function startServer(
       closing ??= (async () => {
         stopMaintenance();
         await app.close();
+        await jobs.stop();
         await db.close();
       })();
       return closing;

@@ -2,11 +2,13 @@ import { randomUUID } from "node:crypto";
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { type App, buildApp } from "../src/app.js";
 import { type Config, loadConfig } from "../src/config.js";
+import { JOB_DEFINITIONS } from "../src/jobs.js";
 import { createTenant } from "../src/modules/tenants/service.js";
 import { listAuditForEntity } from "../src/platform/audit/audit.js";
 import type { Db } from "../src/platform/db/db.js";
 import { migrate } from "../src/platform/db/migrate.js";
 import { openDatabase } from "../src/platform/db/open.js";
+import { createJobRunner, type JobQueue } from "../src/platform/jobs/queue.js";
 
 /** PostgreSQL when TEST_DATABASE_URL is set (CI runs the suite on both), otherwise in-memory PGlite */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
@@ -44,9 +46,29 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestContext> {
+/** a job queue that is never started, for apps whose tests enqueue nothing */
+export function idleJobQueue(db: Db): JobQueue {
+  return createJobRunner({ db, databaseUrl: TEST_DATABASE_URL, concurrency: 0, definitions: [] }).queue;
+}
+
+/**
+ * The app on a fresh test database, with the real job queue working every job (`workers` at a time, 0
+ * to only enqueue), polling twice a second so tests wait little.
+ */
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: { workers?: number } = {},
+): Promise<TestContext> {
   const db = await openTestDb();
-  const app = await buildApp(testConfig(env), db);
+  const jobs = createJobRunner({
+    db,
+    databaseUrl: TEST_DATABASE_URL,
+    concurrency: options.workers ?? 1,
+    definitions: JOB_DEFINITIONS,
+    pollingIntervalSeconds: 0.5,
+  });
+  const app = await buildApp(testConfig(env), db, jobs.queue);
+  await jobs.start(app.log);
   await app.ready();
   const newTenant = async (mode: "standard" | "lightweight" = "standard"): Promise<TenantClient> => {
     const created = await createTenant(
@@ -81,6 +103,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     newTenant,
     close: async () => {
       await app.close();
+      await jobs.stop();
       await db.close();
     },
   };

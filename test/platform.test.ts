@@ -3,7 +3,14 @@ import { after, before, describe, it } from "node:test";
 import { buildApp } from "../src/app.js";
 import { createApiKeyAuthenticator, ensureBootstrapTenant } from "../src/modules/tenants/service.js";
 import { migrate } from "../src/platform/db/migrate.js";
-import { openTestDb, startTestApp, type TestContext, testConfig, uniqueName } from "./helpers.js";
+import {
+  idleJobQueue,
+  openTestDb,
+  startTestApp,
+  type TestContext,
+  testConfig,
+  uniqueName,
+} from "./helpers.js";
 
 // keys are unique per run: a PostgreSQL test database outlives runs, and key hashes are unique
 const KEY_500 = `key-${uniqueName()}`;
@@ -105,7 +112,7 @@ describe("platform", () => {
 describe("failures", () => {
   it("answers 500 without internals and readiness 503 when the database is gone", async () => {
     const db = await openTestDb();
-    const app = await buildApp(testConfig(), db);
+    const app = await buildApp(testConfig(), db, idleJobQueue(db));
     const bootstrap = await ensureBootstrapTenant(db, {
       tenant: uniqueName("boom"),
       mode: "standard",
@@ -179,7 +186,7 @@ describe("access-key memory", () => {
 describe("bootstrap tenant", () => {
   it("is created with generated credentials once, then kept; MIZAN_API_KEY rotates the key", async () => {
     const db = await openTestDb();
-    const app = await buildApp(testConfig(), db);
+    const app = await buildApp(testConfig(), db, idleJobQueue(db));
     try {
       const name = uniqueName("boot");
       const settings = {
@@ -217,7 +224,7 @@ describe("bootstrap tenant", () => {
       });
       assert.equal(rotated.tenant.mode, "lightweight");
       // MIZAN_API_KEY is applied at start, so a restarted process is what sees it
-      const restarted = await buildApp(testConfig(), db);
+      const restarted = await buildApp(testConfig(), db, idleJobQueue(db));
       const callRestarted = (key: string) =>
         restarted.inject({
           method: "GET",

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { buildApp } from "../src/app.js";
-import { openTestDb, testConfig } from "./helpers.js";
+import { idleJobQueue, openTestDb, testConfig } from "./helpers.js";
 
 const hasOpenssl = spawnSync("openssl", ["version"]).status === 0;
 
@@ -35,7 +35,11 @@ describe("TLS", () => {
         "/CN=localhost",
       ]);
       assert.equal(made.status, 0, String(made.stderr));
-      const app = await buildApp(testConfig({ MIZAN_TLS_CERT: cert, MIZAN_TLS_KEY: key }), db);
+      const app = await buildApp(
+        testConfig({ MIZAN_TLS_CERT: cert, MIZAN_TLS_KEY: key }),
+        db,
+        idleJobQueue(db),
+      );
       await app.listen({ port: 0, host: "127.0.0.1" });
       const { port } = app.server.address() as { port: number };
       const status = await new Promise<number>((resolve, reject) => {

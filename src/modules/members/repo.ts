@@ -62,4 +62,33 @@ export const memberRepo = {
     );
     return rows[0];
   },
+
+  /** the member's database id (what links, requests and declarations reference) */
+  async findPk(db: Queryable, tenantId: number, memberId: string): Promise<number | undefined> {
+    const rows = await db.query<{ id: number }>(
+      `SELECT id FROM members WHERE tenant_id = $1 AND member_id = $2`,
+      [tenantId, memberId],
+    );
+    return rows[0]?.id;
+  },
+
+  /**
+   * Creates or updates many members in one statement (the bulk imports). Fields a member row leaves null
+   * keep their stored value; `inserted` tells which members are new.
+   */
+  async upsertMany(tx: Queryable, tenantId: number, members: readonly MemberRow[]) {
+    if (members.length === 0) return [];
+    const types: Record<string, string> = { date_of_birth: "timestamptz" };
+    const arrays = WRITABLE.map((column, index) => `$${index + 2}::${types[column] ?? "text"}[]`).join(", ");
+    const assignments = WRITABLE.filter((column) => column !== "member_id")
+      .map((column) => `${column} = COALESCE(EXCLUDED.${column}, members.${column})`)
+      .join(", ");
+    return tx.query<{ id: number; member_id: string; inserted: boolean }>(
+      `INSERT INTO members (tenant_id, ${COLUMNS})
+       SELECT $1, * FROM unnest(${arrays})
+       ON CONFLICT (tenant_id, member_id) DO UPDATE SET ${assignments}, updated_at = now()
+       RETURNING id, member_id, (xmax = 0) AS inserted`,
+      [tenantId, ...WRITABLE.map((column) => members.map((member) => member[column]))],
+    );
+  },
 };

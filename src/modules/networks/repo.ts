@@ -35,7 +35,6 @@ export const networkRepo = {
   },
 
   /** undefined when no network of the tenant has that id */
-  /** undefined when no network of the tenant has that id */
   update(tx: Queryable, tenantId: number, id: number, changes: { name?: string; is_vip?: boolean }) {
     const target = { table: "networks", key: "id", columns: COLUMNS, writable: ["name", "is_vip"] };
     return updateTenantRow<NetworkRow>(tx, target, tenantId, id, changes);
@@ -47,6 +46,20 @@ export const networkRepo = {
       [tenantId, id],
     );
     return rows[0];
+  },
+
+  /** the ids of the named networks that exist, by name (bulk imports resolve their network_codes at once) */
+  async findIdsByNames(
+    db: Queryable,
+    tenantId: number,
+    names: readonly string[],
+  ): Promise<Map<string, number>> {
+    if (names.length === 0) return new Map();
+    const rows = await db.query<{ id: number; name: string }>(
+      `SELECT id, name FROM networks WHERE tenant_id = $1 AND name = ANY($2::text[])`,
+      [tenantId, names],
+    );
+    return new Map(rows.map((row) => [row.name, row.id]));
   },
 
   /** network_code of patient-policy links names a network by its name */

@@ -1,3 +1,5 @@
+import type { PGlite } from "@electric-sql/pglite";
+
 /**
  * The one database interface every repository takes. PGlite (embedded) and PostgreSQL (`pg`) both
  * implement it, so the same SQL runs on both.
@@ -16,6 +18,8 @@ export interface Db extends Queryable {
   close(): Promise<void>;
   /** statements that wrote so far (embedded database only: drives its stand-in for autovacuum) */
   writeCount?(): number;
+  /** the embedded database itself (PGlite only): the job queue runs on the same single connection */
+  readonly embedded?: PGlite;
 }
 
 /** PostgreSQL type OIDs whose default parsing we override, identically on both drivers */

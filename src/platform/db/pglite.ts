@@ -34,6 +34,7 @@ export async function openPglite(dataDir: string | undefined): Promise<Db> {
   };
   return {
     kind: "pglite",
+    embedded: pg,
     writeCount: () => writes,
     query: (text, params) => run(pg, text, params),
     exec: async (script) => {

@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyInstance, RouteOptions } from "fastify";
 import type { Db } from "../db/db.js";
+import type { JobQueue } from "../jobs/queue.js";
 import type { ErrorShape } from "./errors.js";
 
 /** what every area's routes receive: their dependencies, passed in explicitly */
 export interface ModuleDeps {
   db: Db;
+  jobs: JobQueue;
 }
 
 export type ModuleRoutes = FastifyPluginAsyncTypebox<ModuleDeps>;

@@ -1,0 +1,98 @@
+import { recordAudit } from "../../platform/audit/audit.js";
+import type { Db } from "../../platform/db/db.js";
+import { emitEvent } from "../../platform/events/outbox.js";
+import type { JobContext, JobDefinition } from "../../platform/jobs/queue.js";
+import { networkRepo } from "../networks/repo.js";
+import { importPatients, retryRaced } from "./import.js";
+import { bulkJobRepo } from "./repo.js";
+import { BULK_IMPORT_QUEUE, presentBulkJob } from "./service.js";
+
+interface BulkImportJobData {
+  jobId: string;
+  requestId?: string;
+}
+
+/** the audit actor of a job's writes: who asked for the import, under the request id that asked */
+function actorOf(tenantId: number, actor: string | null, requestId: string | null) {
+  return { tenantId, actor: `${actor ?? "unknown"} (bulk import job)`, requestId: requestId ?? undefined };
+}
+
+/**
+ * Finishes a job: its record, the POLICY event carrying the summary to the tenant's webhooks, and the
+ * audit record, in one transaction.
+ */
+async function finishJob(db: Db, jobId: string, status: "completed" | "failed", lastError: string | null) {
+  await db.transaction(async (tx) => {
+    await bulkJobRepo.finish(tx, jobId, status, lastError);
+    const job = await bulkJobRepo.findForWorker(tx, jobId);
+    if (job === undefined) return;
+    const summary = await presentBulkJob(tx, job);
+    await emitEvent(tx, job.tenant_id, {
+      hookType: "POLICY",
+      eventType: "POLICY",
+      data: { type: "BULK_PATIENT_IMPORT", ...summary },
+      requestId: job.request_id ?? undefined,
+    });
+    await recordAudit(tx, actorOf(job.tenant_id, job.actor, job.request_id), {
+      action: `policy.bulk-import.${status}`,
+      entityType: "policy-bulk-job",
+      entityKey: jobId,
+      details: { received: job.received, created: job.created, updated: job.updated, failed: job.failed },
+    });
+  });
+}
+
+/**
+ * Imports a job's chunks one transaction each: a chunk's members, links, failures and counters commit
+ * together and its stored patients are deleted, so an attempt that dies resumes at the first chunk left.
+ */
+async function runBulkImport(data: BulkImportJobData, context: JobContext): Promise<void> {
+  const { db, log } = context;
+  const job = await bulkJobRepo.findForWorker(db, data.jobId);
+  if (job === undefined || job.status === "completed" || job.status === "failed") {
+    log.warn({ bulkJob: data.jobId, status: job?.status }, "bulk import job has nothing left to do");
+    return;
+  }
+  await bulkJobRepo.markRunning(db, job.id);
+  const policy = { id: job.policy_id, policy_no: job.policy_no };
+  for (
+    let chunk = await bulkJobRepo.nextChunk(db, job.id);
+    chunk;
+    chunk = await bulkJobRepo.nextChunk(db, job.id)
+  ) {
+    if (context.signal.aborted) throw new Error("the worker stopped; the import resumes at its next chunk");
+    const { patients, first_index: firstIndex, chunk_no: chunkNo } = chunk;
+    const names = [
+      ...new Set(patients.flatMap((p) => (p.network_code === undefined ? [] : [p.network_code]))),
+    ];
+    const networkIds = await networkRepo.findIdsByNames(db, job.tenant_id, names);
+    await retryRaced(() =>
+      db.transaction(async (tx) => {
+        const outcome = await importPatients(tx, job.tenant_id, policy, patients, firstIndex, networkIds);
+        await bulkJobRepo.completeChunk(tx, job.id, chunkNo, { processed: patients.length, ...outcome });
+      }),
+    );
+  }
+  await finishJob(db, job.id, "completed", null);
+  log.info({ bulkJob: job.id, received: job.received }, "bulk import completed");
+}
+
+export const bulkImportJob: JobDefinition<BulkImportJobData> = {
+  queue: BULK_IMPORT_QUEUE,
+  retryLimit: 5,
+  heartbeatSeconds: 30,
+  async handle(data, context) {
+    try {
+      await runBulkImport(data, context);
+    } catch (error) {
+      // shown by GET bulk-job while the queue waits to retry
+      const message = error instanceof Error ? error.message : String(error);
+      await bulkJobRepo.recordAttemptError(context.db, data.jobId, message).catch(() => {});
+      throw error;
+    }
+  },
+  async giveUp(data, error, context) {
+    const message = error instanceof Error ? error.message : String(error);
+    await finishJob(context.db, data.jobId, "failed", message);
+  },
+};

@@ -1,0 +1,141 @@
+import type { FastifyBaseLogger } from "fastify";
+import { fromPglite, type JobWithMetadata, PgBoss } from "pg-boss";
+import type { Db, Queryable } from "../db/db.js";
+
+/** Enqueues background work. */
+export interface JobQueue {
+  /**
+   * Enqueues inside the caller's transaction: the job exists exactly when the change that asked for it
+   * commits, so no change is left without its job and no job runs for a change that was rolled back.
+   */
+  send(tx: Queryable, queue: string, data: object): Promise<string>;
+}
+
+export interface JobContext {
+  db: Db;
+  jobs: JobQueue;
+  log: FastifyBaseLogger;
+  /** 0 on the first attempt */
+  attempt: number;
+  /** aborted when the worker stops or the job's time is up: long jobs check it between steps */
+  signal: AbortSignal;
+}
+
+export interface JobDefinition<T extends object = object> {
+  queue: string;
+  /** retries after the first attempt, spaced by exponential backoff */
+  retryLimit: number;
+  /**
+   * A worker refreshes its claim this often (halved); a worker killed mid-job stops refreshing, and the
+   * job is handed to the next worker after this many seconds without a heartbeat.
+   */
+  heartbeatSeconds: number;
+  handle(data: T, context: JobContext): Promise<void>;
+  /** called once, when the last attempt has failed: the job's own record must then say so */
+  giveUp(data: T, error: unknown, context: JobContext): Promise<void>;
+}
+
+export interface JobRunner {
+  /** usable once `start` has resolved */
+  queue: JobQueue;
+  /** installs or migrates pg-boss's schema, creates the queues and, unless concurrency is 0, works them */
+  start(log: FastifyBaseLogger): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface JobOptions {
+  db: Db;
+  /** PostgreSQL: pg-boss keeps its own pool; unset: it shares the embedded database's one connection */
+  databaseUrl: string | undefined;
+  /** jobs each queue runs at once in this process; 0 only enqueues (an API-only node) */
+  concurrency: number;
+  definitions: readonly JobDefinition<never>[];
+  /** seconds between idle polls for new jobs */
+  pollingIntervalSeconds?: number;
+}
+
+function bossFor(db: Db, databaseUrl: string | undefined): PgBoss {
+  // supervision (which retries jobs whose worker stopped sending heartbeats) runs every 10 s
+  const common = { schema: "pgboss", superviseIntervalSeconds: 10, monitorIntervalSeconds: 10 };
+  if (db.embedded !== undefined)
+    return new PgBoss({ ...common, db: fromPglite(db.embedded), backend: "pglite" });
+  if (databaseUrl === undefined) throw new Error("the job queue needs DATABASE_URL or the embedded database");
+  return new PgBoss({ ...common, connectionString: databaseUrl, max: 4 });
+}
+
+/** pg-boss statements run through the caller's transaction */
+function inTransaction(tx: Queryable) {
+  return { executeSql: async (text: string, values?: unknown[]) => ({ rows: await tx.query(text, values) }) };
+}
+
+/**
+ * pg-boss on the application's database (its tables live in the `pgboss` schema). Jobs are claimed with
+ * SKIP LOCKED, so any number of processes may work the same queues against PostgreSQL.
+ */
+export function createJobRunner(options: JobOptions): JobRunner {
+  const { db } = options;
+  const boss = bossFor(db, options.databaseUrl);
+  let started = false;
+
+  const queue: JobQueue = {
+    async send(tx, name, data) {
+      const id = await boss.send(name, data, { db: inTransaction(tx) });
+      if (id === null) throw new Error(`job queue ${name} refused a job`);
+      return id;
+    },
+  };
+
+  async function work(definition: JobDefinition<object>, log: FastifyBaseLogger) {
+    await boss.work(
+      definition.queue,
+      {
+        batchSize: 1,
+        includeMetadata: true,
+        localConcurrency: options.concurrency,
+        pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
+      },
+      async ([job]: JobWithMetadata<object>[]) => {
+        if (job === undefined) return;
+        const context: JobContext = {
+          db,
+          jobs: queue,
+          log: log.child({ job: job.id, queue: job.name }),
+          attempt: job.retryCount,
+          signal: job.signal,
+        };
+        try {
+          await definition.handle(job.data, context);
+        } catch (error) {
+          context.log.error({ err: error, attempt: job.retryCount }, "job attempt failed");
+          if (job.retryCount >= job.retryLimit) await definition.giveUp(job.data, error, context);
+          throw error;
+        }
+      },
+    );
+  }
+
+  return {
+    queue,
+    async start(log) {
+      boss.on("error", (error) => log.error({ err: error }, "job queue error"));
+      await boss.start();
+      started = true;
+      for (const definition of options.definitions as readonly JobDefinition<object>[]) {
+        await boss.createQueue(definition.queue, {
+          retryLimit: definition.retryLimit,
+          retryDelay: 5,
+          retryBackoff: true,
+          retryDelayMax: 300,
+          heartbeatSeconds: definition.heartbeatSeconds,
+          expireInSeconds: 6 * 3600,
+        });
+        if (options.concurrency > 0) await work(definition, log);
+      }
+    },
+    async stop() {
+      if (!started) return;
+      started = false;
+      await boss.stop({ graceful: true, timeout: 20_000, close: db.embedded === undefined });
+    },
+  };
+}
