@@ -7,9 +7,14 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { Config } from "./config.js";
 import { adminRoutes } from "./modules/admin/routes.js";
 import { codeSetRoutes } from "./modules/code-sets/routes.js";
+import { healthDeclarationRoutes } from "./modules/health-declarations/routes.js";
 import { memberRoutes } from "./modules/members/routes.js";
 import { networkRoutes } from "./modules/networks/routes.js";
+import { policyRoutes } from "./modules/policies/routes.js";
+import { policyBulkRoutes } from "./modules/policy-bulk/routes.js";
 import { policyHolderRoutes } from "./modules/policy-holders/routes.js";
+import { policyTemplateRoutes } from "./modules/policy-templates/routes.js";
+import { priceListRoutes } from "./modules/price-lists/routes.js";
 import { providerRoutes } from "./modules/providers/routes.js";
 import { createApiKeyAuthenticator } from "./modules/tenants/service.js";
 import { userRoutes } from "./modules/users/routes.js";
@@ -18,6 +23,7 @@ import { registerErrorHandler } from "./platform/http/error-handler.js";
 import { createRateLimiter } from "./platform/http/rate-limit.js";
 import { requireTenantApiKey } from "./platform/http/tenant-auth.js";
 import { validatorCompiler } from "./platform/http/validation.js";
+import type { JobQueue } from "./platform/jobs/queue.js";
 
 export const API_PREFIX = "/:tenant/v4.0/health";
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -30,7 +36,7 @@ function requestIdOf(request: IncomingMessage): string {
 
 export type App = FastifyInstance;
 
-export async function buildApp(config: Config, db: Db): Promise<App> {
+export async function buildApp(config: Config, db: Db, jobs: JobQueue): Promise<App> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -100,8 +106,13 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
         policyHolderRoutes,
         userRoutes,
         codeSetRoutes,
+        policyRoutes,
+        policyTemplateRoutes,
+        policyBulkRoutes,
+        priceListRoutes,
+        healthDeclarationRoutes,
       ]) {
-        await tenantApi.register(routes, { db });
+        await tenantApi.register(routes, { db, jobs });
       }
     },
     { prefix: API_PREFIX },

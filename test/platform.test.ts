@@ -104,7 +104,7 @@ describe("platform", () => {
     );
     assert.deepEqual(
       versions.map((v) => v.version),
-      [1, 2],
+      [1, 2, 3],
     );
   });
 });

@@ -1,14 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { auditActions, startTestApp, type TestContext } from "./helpers.js";
-import {
-  createHolder,
-  createMember,
-  createNetwork,
-  createPolicy,
-  policyBody,
-  query,
-} from "./policy-fixtures.js";
+import { createHolder, createMember, createNetwork, policyBody, query } from "./policy-fixtures.js";
 
 describe("policy", () => {
   let ctx: TestContext;

@@ -63,6 +63,16 @@ function bossFor(db: Db, databaseUrl: string | undefined): PgBoss {
   return new PgBoss({ ...common, connectionString: databaseUrl, max: 4 });
 }
 
+/**
+ * pg-boss looks a queue up in its cache on every send and reads it on a miss through its own connection.
+ * On the embedded database that connection is the one our transaction holds, so a miss inside a
+ * transaction would wait for itself: the cache is filled for each queue at start, outside transactions.
+ * (getBlockedKeys is the public call that fills it; it then refuses, as our queues are not key-ordered.)
+ */
+async function warmQueueCache(boss: PgBoss, queue: string): Promise<void> {
+  await boss.getBlockedKeys(queue).catch(() => {});
+}
+
 /** pg-boss statements run through the caller's transaction */
 function inTransaction(tx: Queryable) {
   return { executeSql: async (text: string, values?: unknown[]) => ({ rows: await tx.query(text, values) }) };
@@ -129,6 +139,7 @@ export function createJobRunner(options: JobOptions): JobRunner {
           heartbeatSeconds: definition.heartbeatSeconds,
           expireInSeconds: 6 * 3600,
         });
+        await warmQueueCache(boss, definition.queue);
         if (options.concurrency > 0) await work(definition, log);
       }
     },

@@ -154,6 +154,9 @@ CREATE TABLE prior_authorization_items (
 );
 CREATE INDEX prior_authorization_items_request_idx ON prior_authorization_items (prior_authorization_id);
 
+-- a price list names its provider by CCHI number or, failing that, by its NPHIES (ERP) code
+CREATE INDEX medical_providers_nphies_id_idx ON medical_providers (tenant_id, nphies_id);
+
 CREATE TABLE price_lists (
   id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   tenant_id integer NOT NULL REFERENCES tenants (id),
