@@ -12,10 +12,12 @@ import { openDatabase } from "./platform/db/open.js";
 import { AppError } from "./platform/http/errors.js";
 import { parseCodeSetText } from "./reference/code-set-file.js";
 import { exitOnSignals, startServer } from "./server.js";
+import { startWorker } from "./worker.js";
 
 const USAGE = `Usage: mizan <command>
 
-  serve                                           API (and, later, workers) in one process
+  serve                                           API and background workers in one process
+  worker                                          background workers only (bulk imports, later deliveries and batches)
   migrate                                         apply pending database migrations and exit
   tenant create NAME [--mode standard|lightweight] create a tenant; prints its access-key and OAuth client
   codes import --tenant NAME --system icd10 FILE [--replace]
@@ -89,7 +91,12 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case "serve": {
       const server = await startServer(loadConfig());
-      exitOnSignals(server);
+      exitOnSignals(server, server.app.log);
+      return;
+    }
+    case "worker": {
+      const worker = await startWorker(loadConfig());
+      exitOnSignals(worker, worker.log);
       return;
     }
     case "migrate": {

@@ -80,19 +80,27 @@ function printGeneratedCredentials(
   );
 }
 
-/** SIGTERM and SIGINT stop accepting connections, let in-flight requests finish, close the database, exit */
-export function exitOnSignals(server: RunningServer): void {
+interface SignalLog {
+  info(details: object, message: string): void;
+  error(details: object | string, message?: string): void;
+}
+
+/**
+ * SIGTERM and SIGINT stop taking work, let work in flight finish (requests, a job's current chunk),
+ * close the database, and exit; after DRAIN_TIMEOUT_MS the process gives up and exits 1.
+ */
+export function exitOnSignals(running: { close(): Promise<void> }, log: SignalLog): void {
   const stop = (signal: string) => {
-    server.app.log.info({ signal }, "draining in-flight requests before exit");
+    log.info({ signal }, "draining work in flight before exit");
     const timer = setTimeout(() => {
-      server.app.log.error("drain timed out; exiting");
+      log.error("drain timed out; exiting");
       process.exit(1);
     }, DRAIN_TIMEOUT_MS);
     timer.unref();
-    server.close().then(
+    running.close().then(
       () => process.exit(0),
       (error) => {
-        server.app.log.error({ err: error }, "shutdown failed");
+        log.error({ err: error }, "shutdown failed");
         process.exit(1);
       },
     );
