@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import type { BulkPatientInput } from "../src/modules/policy-bulk/schemas.js";
 import type { TenantClient } from "./helpers.js";
 
 /** reference data through the API, asserting each step succeeded */
@@ -53,15 +54,16 @@ export async function createPolicy(
   assert.equal(res.statusCode, 201, res.body);
 }
 
-export const bulkPatient = (memberId: string, overrides: Record<string, unknown> = {}) => ({
-  member_id: memberId,
-  gender: "MALE",
-  marital_status: "MARRIED",
-  date_of_birth: "1985-06-15T00:00:00.000Z",
-  category_code: "A",
-  effective_start_date: "2026-01-01T00:00:00.000Z",
-  effective_end_date: "2026-12-31T00:00:00.000Z",
-  ...overrides,
-});
+export const bulkPatient = (memberId: string, overrides: Record<string, unknown> = {}) =>
+  ({
+    member_id: memberId,
+    gender: "MALE",
+    marital_status: "MARRIED",
+    date_of_birth: "1985-06-15T00:00:00.000Z",
+    category_code: "A",
+    effective_start_date: "2026-01-01T00:00:00.000Z",
+    effective_end_date: "2026-12-31T00:00:00.000Z",
+    ...overrides,
+  }) as BulkPatientInput;
 
 export const query = (params: Record<string, string>) => `?${new URLSearchParams(params).toString()}`;
