@@ -2,15 +2,17 @@
  * `npm run bench`: the figures of DESIGN.md section 7 that exist so far, measured against a real
  * `mizan serve` process (the built dist/, embedded PGlite in a fresh data directory) over loopback HTTP,
  * with autocannon on the same machine.
+ * Then the bulk patient imports (bench/policy-bulk.ts) on the same server.
  * Environment: BENCH_SECONDS (default 10) per scenario, BENCH_CONNECTIONS (default 20).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import autocannon, { type Result } from "autocannon";
+import { benchBulkImports, peakRssMb } from "./policy-bulk.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -28,7 +30,9 @@ async function freePort(): Promise<number> {
 }
 
 async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
-  if (!existsSync("dist/cli.js")) spawnSync("npm", ["run", "build"], { stdio: "inherit" });
+  // always the current source: a stale dist/ would measure yesterday's code
+  const built = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
+  if (built.status !== 0) throw new Error("npm run build failed");
   const child = spawn(process.execPath, ["dist/cli.js", "serve"], {
     env: {
       ...process.env,
@@ -175,7 +179,13 @@ async function main(): Promise<void> {
         budget: f.budget,
       })),
     );
-    console.log(`\n${JSON.stringify({ bench: "http", figures })}`);
+    const bulk = await benchBulkImports(base, headers);
+    console.log("\nBulk patient imports (same server, embedded PGlite):\n");
+    console.table(bulk);
+    console.log(`server peak RSS: ${peakRssMb(server.pid) ?? "unknown"} MB`);
+    console.log(
+      `\n${JSON.stringify({ bench: "http", figures, bulk, serverPeakRssMb: peakRssMb(server.pid) })}`,
+    );
   } finally {
     server.kill("SIGTERM");
     await new Promise((resolve) => server.once("exit", resolve));

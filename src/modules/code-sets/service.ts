@@ -1,13 +1,10 @@
 import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db } from "../../platform/db/db.js";
-import { AppError } from "../../platform/http/errors.js";
+import { AppError, refusal } from "../../platform/http/errors.js";
 import type { CodeSetEntry } from "../../reference/code-set-file.js";
 import { isCodeToken, isWellFormedIcd10, normalizeIcd10 } from "../../reference/icd10.js";
 import { codeSetRepo } from "./repo.js";
 import type { CodeSystem } from "./schemas.js";
-
-/** how many bad entries an import names before it says "and N more" */
-const MAX_REPORTED = 20;
 
 /**
  * Normalizes and checks every entry before anything is written: an import with anything that is not a code
@@ -27,11 +24,8 @@ export function prepareEntries(entries: CodeSetEntry[], where: (index: number) =
     const code = normalizeIcd10(entry.code);
     byCode.set(code, { code, description: entry.description });
   });
-  if (problems.length > 0) {
-    const shown = problems.slice(0, MAX_REPORTED);
-    if (problems.length > MAX_REPORTED) shown.push(`and ${problems.length - MAX_REPORTED} more`);
-    throw new AppError("E_BAD_REQUEST_400", `${problems.length} invalid code(s) in the import`, shown);
-  }
+  if (problems.length > 0)
+    throw refusal("E_BAD_REQUEST_400", problems, `${problems.length} invalid code(s) in the import`);
   if (byCode.size === 0)
     throw new AppError("E_BAD_REQUEST_400", "the import holds no codes", ["the import holds no codes"]);
   return [...byCode.values()];

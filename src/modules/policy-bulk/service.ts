@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db, Queryable } from "../../platform/db/db.js";
-import { AppError } from "../../platform/http/errors.js";
+import { AppError, refusal } from "../../platform/http/errors.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
 import { networkRepo } from "../networks/repo.js";
 import { requirePolicy } from "../policies/service.js";
@@ -12,14 +12,8 @@ import type { BulkInput, BulkPatientInput, PatientFailureView } from "./schemas.
 export const BULK_IMPORT_QUEUE = "policy-bulk-import";
 /** patients imported per transaction by the asynchronous job */
 export const CHUNK_SIZE = 1_000;
-/** request-level problems listed in one 4xx answer */
-const MAX_DETAILS = 100;
-
-function listed(details: string[]): string[] {
-  return details.length > MAX_DETAILS
-    ? [...details.slice(0, MAX_DETAILS), `... and ${details.length - MAX_DETAILS} more`]
-    : details;
-}
+/** problems one refused import names: a bulk request can carry many */
+const SHOWN_PROBLEMS = 100;
 
 /** rules across fields and patients that the schema cannot say; any of them refuses the whole request */
 function checkPatients(patients: readonly BulkPatientInput[], now: Date): void {
@@ -34,7 +28,7 @@ function checkPatients(patients: readonly BulkPatientInput[], now: Date): void {
     if (first === undefined) firstIndex.set(patient.member_id, i);
     else problems.push(`patients[${i}].member_id duplicates patients[${first}]`);
   });
-  if (problems.length > 0) throw new AppError("E_BAD_REQUEST_400", problems[0], listed(problems));
+  if (problems.length > 0) throw refusal("E_BAD_REQUEST_400", problems, undefined, SHOWN_PROBLEMS);
 }
 
 /** the networks the patients name; an unknown one refuses the request (404 E_EPA_015) */
@@ -46,7 +40,7 @@ async function resolveNetworks(db: Queryable, tenantId: number, patients: readon
       ? [`patients[${i}].network_code: network ${p.network_code} not found`]
       : [],
   );
-  if (unknown.length > 0) throw new AppError("E_EPA_015", unknown[0], listed(unknown));
+  if (unknown.length > 0) throw refusal("E_EPA_015", unknown, undefined, SHOWN_PROBLEMS);
   return networkIds;
 }
 
@@ -79,7 +73,7 @@ export async function importPatientsNow(db: Db, actor: TenantActor, input: BulkI
       if (result.created + result.updated === 0 && failures.length > 0) {
         const code = failures[0]?.code === "E_EPA_015" ? "E_EPA_015" : "E_EPA_069";
         const details = failures.map((f) => `patients[${f.index}] ${f.member_id}: ${f.message}`);
-        throw new AppError(code, failures[0]?.message, listed(details));
+        throw refusal(code, details, failures[0]?.message, SHOWN_PROBLEMS);
       }
       await recordAudit(tx, actor, {
         action: "policy.bulk-import",

@@ -1,6 +1,6 @@
 import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db, Queryable } from "../../platform/db/db.js";
-import { AppError, withConflicts } from "../../platform/http/errors.js";
+import { AppError, MAX_DETAILS, refusal, withConflicts } from "../../platform/http/errors.js";
 import { type NewPriceItem, type PriceItemRow, type PriceListRow, priceListRepo } from "./repo.js";
 import type {
   PriceItem,
@@ -10,14 +10,8 @@ import type {
   PriceListCreateInput,
 } from "./schemas.js";
 
-/** how many problems a refused request names before it says "and N more" */
-const MAX_REPORTED = 20;
-
 function refuseIfAny(problems: string[]): void {
-  if (problems.length === 0) return;
-  const shown = problems.slice(0, MAX_REPORTED);
-  if (problems.length > MAX_REPORTED) shown.push(`and ${problems.length - MAX_REPORTED} more`);
-  throw new AppError("E_BAD_REQUEST_400", shown[0], shown);
+  if (problems.length > 0) throw refusal("E_BAD_REQUEST_400", problems);
 }
 
 /**
@@ -93,8 +87,8 @@ export function presentList(list: PriceListRow, items: PriceItemRow[]) {
 const listTaken = (erpId: string) => () =>
   new AppError("E_CONFLICT_409", `Price list ${erpId} already exists`);
 function itemsTaken(erpIds: string[]) {
-  const named = erpIds.slice(0, MAX_REPORTED).join(", ");
-  const more = erpIds.length > MAX_REPORTED ? ` and ${erpIds.length - MAX_REPORTED} more` : "";
+  const named = erpIds.slice(0, MAX_DETAILS).join(", ");
+  const more = erpIds.length > MAX_DETAILS ? ` and ${erpIds.length - MAX_DETAILS} more` : "";
   return () =>
     new AppError(
       "E_CONFLICT_409",

@@ -62,6 +62,26 @@ export class AppError extends Error {
   }
 }
 
+/** the details of one refusal name this many problems, then how many more there are */
+export const MAX_DETAILS = 20;
+
+/** the first `max` problems, then a line saying how many more there are */
+export function shownProblems(problems: readonly string[], max = MAX_DETAILS): string[] {
+  return problems.length > max
+    ? [...problems.slice(0, max), `and ${problems.length - max} more`]
+    : [...problems];
+}
+
+/** a refusal whose details name the problems (capped); its message is the first, unless given */
+export function refusal(
+  code: ErrorCode,
+  problems: readonly string[],
+  message?: string,
+  max?: number,
+): AppError {
+  return new AppError(code, message ?? problems[0], shownProblems(problems, max));
+}
+
 /**
  * The spec's body shapes. `standard` is `{ErrorCode, message, details}`; `member` is the same shape
  * with the member codes (VALIDATION_ERROR, UNAUTHORIZED); `policyHolder` is `{code, message}`.
