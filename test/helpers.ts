@@ -41,6 +41,8 @@ export interface TenantClient {
 export interface TestContext {
   app: App;
   db: Db;
+  /** the app's job queue */
+  jobs: JobQueue;
   tenant: TenantClient;
   newTenant(mode?: "standard" | "lightweight"): Promise<TenantClient>;
   close(): Promise<void>;
@@ -99,6 +101,7 @@ export async function startTestApp(
   return {
     app,
     db,
+    jobs: jobs.queue,
     tenant,
     newTenant,
     close: async () => {

@@ -50,6 +50,20 @@ describe("platform", () => {
       "/{tenant}/v4.0/health/policy-holder/update",
       "/{tenant}/v4.0/health/user/create",
       "/{tenant}/v4.0/health/code-set/{system}/import",
+      "/{tenant}/v4.0/health/policy/create",
+      "/{tenant}/v4.0/health/policy/policy",
+      "/{tenant}/v4.0/health/policy/patient-policy",
+      "/{tenant}/v4.0/health/policy/patient/consumption/get",
+      "/{tenant}/v4.0/health/policy/bulk-patient-to-policy",
+      "/{tenant}/v4.0/health/policy/async-bulk-patient-to-policy",
+      "/{tenant}/v4.0/health/policy/bulk-job/{job_id}",
+      "/{tenant}/v4.0/health/policy/template/category",
+      "/{tenant}/v4.0/health/policy/template/benefit",
+      "/{tenant}/v4.0/health/policy/template/sub-benefit",
+      "/{tenant}/v4.0/health/price-list/create",
+      "/{tenant}/v4.0/health/price-list/items/create",
+      "/{tenant}/v4.0/health/price-list/item/update/{price_item_erp_id}",
+      "/{tenant}/v4.0/health/health-declarations/create",
     ]) {
       assert.ok(spec.paths[path], `${path} is documented`);
     }

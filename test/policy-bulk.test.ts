@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { JOB_DEFINITIONS } from "../src/jobs.js";
 import { bulkImportJob } from "../src/modules/policy-bulk/job.js";
+import { bulkJobRepo } from "../src/modules/policy-bulk/repo.js";
+import { BULK_IMPORT_QUEUE, CHUNK_SIZE } from "../src/modules/policy-bulk/service.js";
 import { listEvents } from "../src/platform/events/outbox.js";
 import { createJobRunner } from "../src/platform/jobs/queue.js";
 import {
@@ -310,11 +313,49 @@ describe("bulk import job resumes after its worker stops mid-job", () => {
   });
   after(() => ctx.close());
 
+  const silent = { info() {}, warn() {}, error() {}, child: () => silent } as never;
+
+  /**
+   * An accepted import of `count` patients whose job no worker has taken yet (made without enqueueing
+   * it, so that no worker of another test process sharing the PostgreSQL takes it from this test).
+   */
+  async function acceptedImport(prefix: string, count: number): Promise<string> {
+    const jobId = randomUUID();
+    const [policy] = await ctx.db.query<{ id: number }>(`SELECT id FROM policies WHERE tenant_id = $1`, [
+      ctx.tenant.id,
+    ]);
+    await ctx.db.transaction(async (tx) => {
+      await bulkJobRepo.insert(tx, {
+        id: jobId,
+        tenantId: ctx.tenant.id,
+        policyId: policy?.id as number,
+        received: count,
+        requestId: "req-resume",
+        actor: "test",
+      });
+      const patients = Array.from({ length: count }, (_, i) => bulkPatient(`${prefix}-${i}`));
+      await bulkJobRepo.insertChunks(tx, jobId, patients, CHUNK_SIZE);
+    });
+    return jobId;
+  }
+
+  it("shares the chunks between two overlapping attempts and finishes once", async () => {
+    const jobId = await acceptedImport("O", 3_500);
+    const attempt = () =>
+      bulkImportJob.handle(
+        { jobId },
+        { db: ctx.db, jobs: ctx.jobs, log: silent, attempt: 0, signal: new AbortController().signal },
+      );
+    await Promise.all([attempt(), attempt()]);
+    const job = (await ctx.tenant.call("GET", `/policy/bulk-job/${jobId}`)).json();
+    assert.equal(job.status, "completed");
+    assert.deepEqual([job.processed, job.created, job.failed], [3_500, 3_500, 0]);
+    const events = (await listEvents(ctx.db, ctx.tenant.id, "POLICY")).filter((e) => e.data.job_id === jobId);
+    assert.equal(events.length, 1);
+  });
+
   it("imports every patient exactly once", async () => {
-    const patients = Array.from({ length: 3_500 }, (_, i) => bulkPatient(`R-${i}`));
-    const res = await ctx.tenant.call("POST", "/policy/async-bulk-patient-to-policy", { ...key, patients });
-    assert.equal(res.statusCode, 202);
-    const jobId: string = res.json().job_id;
+    const jobId = await acceptedImport("R", 3_500);
 
     // a first worker runs the job and is stopped once its first chunk has committed: the job reads its
     // signal before each chunk, and this one reads "aborted" from the second time on
@@ -325,7 +366,6 @@ describe("bulk import job resumes after its worker stops mid-job", () => {
         return reads > 1;
       },
     } as AbortSignal;
-    const silent = { info() {}, warn() {}, error() {}, child: () => silent } as never;
     await assert.rejects(
       bulkImportJob.handle(
         { jobId },
@@ -338,7 +378,8 @@ describe("bulk import job resumes after its worker stops mid-job", () => {
     assert.equal(midway.processed, 1_000);
     assert.match(midway.last_error, /worker stopped/);
 
-    // the queued job is then worked by a fresh worker, which resumes at the first chunk left
+    // the job is then queued and worked by a fresh worker, which resumes at the first chunk left
+    await ctx.db.transaction((tx) => ctx.jobs.send(tx, BULK_IMPORT_QUEUE, { jobId }));
     const worker = createJobRunner({
       db: ctx.db,
       databaseUrl: TEST_DATABASE_URL,
@@ -355,7 +396,8 @@ describe("bulk import job resumes after its worker stops mid-job", () => {
       assert.equal(job.failed, 0, JSON.stringify(job.errors.slice(0, 3)));
       const [links] = await ctx.db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM patient_policies pp JOIN policies p ON p.id = pp.policy_id
-         WHERE p.tenant_id = $1 AND p.policy_no = 'POL-B'`,
+         JOIN members m ON m.id = pp.member_pk
+         WHERE p.tenant_id = $1 AND p.policy_no = 'POL-B' AND m.member_id LIKE 'R-%'`,
         [ctx.tenant.id],
       );
       assert.equal(links?.n, 3_500);

@@ -21,11 +21,16 @@ function actorOf(tenantId: number, actor: string | null, requestId: string | nul
  * Finishes a job: its record, the POLICY event carrying the summary to the tenant's webhooks, and the
  * audit record, in one transaction.
  */
-async function finishJob(db: Db, jobId: string, status: "completed" | "failed", lastError: string | null) {
-  await db.transaction(async (tx) => {
-    await bulkJobRepo.finish(tx, jobId, status, lastError);
+async function finishJob(
+  db: Db,
+  jobId: string,
+  status: "completed" | "failed",
+  lastError: string | null,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    if (!(await bulkJobRepo.finish(tx, jobId, status, lastError))) return false; // finished already
     const job = await bulkJobRepo.findForWorker(tx, jobId);
-    if (job === undefined) return;
+    if (job === undefined) return false;
     const summary = await presentBulkJob(tx, job);
     await emitEvent(tx, job.tenant_id, {
       hookType: "POLICY",
@@ -39,12 +44,15 @@ async function finishJob(db: Db, jobId: string, status: "completed" | "failed", 
       entityKey: jobId,
       details: { received: job.received, created: job.created, updated: job.updated, failed: job.failed },
     });
+    return true;
   });
 }
 
 /**
- * Imports a job's chunks one transaction each: a chunk's members, links, failures and counters commit
- * together and its stored patients are deleted, so an attempt that dies resumes at the first chunk left.
+ * Imports a job's chunks one transaction each: a chunk is claimed (FOR UPDATE SKIP LOCKED), imported,
+ * counted and deleted in one transaction, so an attempt that dies resumes at the first chunk left, and
+ * two attempts that overlap (a worker presumed dead that is still running) share the chunks instead of
+ * importing one twice. Whoever sees the last chunk gone finishes the job, once.
  */
 async function runBulkImport(data: BulkImportJobData, context: JobContext): Promise<void> {
   const { db, log } = context;
@@ -55,26 +63,26 @@ async function runBulkImport(data: BulkImportJobData, context: JobContext): Prom
   }
   await bulkJobRepo.markRunning(db, job.id);
   const policy = { id: job.policy_id, policy_no: job.policy_no };
-  for (
-    let chunk = await bulkJobRepo.nextChunk(db, job.id);
-    chunk;
-    chunk = await bulkJobRepo.nextChunk(db, job.id)
-  ) {
+  const importNextChunk = () =>
+    db.transaction(async (tx) => {
+      const chunk = await bulkJobRepo.claimNextChunk(tx, job.id);
+      if (chunk === undefined) return false;
+      const { patients, first_index: firstIndex, chunk_no: chunkNo } = chunk;
+      const names = [
+        ...new Set(patients.flatMap((p) => (p.network_code === undefined ? [] : [p.network_code]))),
+      ];
+      const networkIds = await networkRepo.findIdsByNames(tx, job.tenant_id, names);
+      const outcome = await importPatients(tx, job.tenant_id, policy, patients, firstIndex, networkIds);
+      await bulkJobRepo.completeChunk(tx, job.id, chunkNo, { processed: patients.length, ...outcome });
+      return true;
+    });
+  for (;;) {
     if (context.signal.aborted) throw new Error("the worker stopped; the import resumes at its next chunk");
-    const { patients, first_index: firstIndex, chunk_no: chunkNo } = chunk;
-    const names = [
-      ...new Set(patients.flatMap((p) => (p.network_code === undefined ? [] : [p.network_code]))),
-    ];
-    const networkIds = await networkRepo.findIdsByNames(db, job.tenant_id, names);
-    await retryRaced(() =>
-      db.transaction(async (tx) => {
-        const outcome = await importPatients(tx, job.tenant_id, policy, patients, firstIndex, networkIds);
-        await bulkJobRepo.completeChunk(tx, job.id, chunkNo, { processed: patients.length, ...outcome });
-      }),
-    );
+    if (!(await retryRaced(importNextChunk))) break;
   }
-  await finishJob(db, job.id, "completed", null);
-  log.info({ bulkJob: job.id, received: job.received }, "bulk import completed");
+  if ((await bulkJobRepo.countChunks(db, job.id)) > 0) return; // another attempt holds the rest
+  if (await finishJob(db, job.id, "completed", null))
+    log.info({ bulkJob: job.id, received: job.received }, "bulk import completed");
 }
 
 export const bulkImportJob: JobDefinition<BulkImportJobData> = {

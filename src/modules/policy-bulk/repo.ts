@@ -93,13 +93,22 @@ export const bulkJobRepo = {
     );
   },
 
-  async nextChunk(db: Queryable, jobId: string): Promise<PendingChunk | undefined> {
-    const rows = await db.query<PendingChunk>(
+  /** the first chunk no other transaction holds, locked until the caller's transaction ends */
+  async claimNextChunk(tx: Queryable, jobId: string): Promise<PendingChunk | undefined> {
+    const rows = await tx.query<PendingChunk>(
       `SELECT chunk_no, first_index, patients FROM policy_bulk_job_chunks WHERE job_id = $1
-       ORDER BY chunk_no LIMIT 1`,
+       ORDER BY chunk_no LIMIT 1 FOR UPDATE SKIP LOCKED`,
       [jobId],
     );
     return rows[0];
+  },
+
+  async countChunks(db: Queryable, jobId: string): Promise<number> {
+    const rows = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM policy_bulk_job_chunks WHERE job_id = $1`,
+      [jobId],
+    );
+    return rows[0]?.n ?? 0;
   },
 
   /** records a chunk's outcome and removes it, in the chunk's transaction: a chunk counts exactly once */
@@ -134,15 +143,18 @@ export const bulkJobRepo = {
     );
   },
 
+  /** false when the job had finished already (only one attempt finishes a job) */
   async finish(tx: Queryable, jobId: string, status: "completed" | "failed", lastError: string | null) {
-    await tx.query(
+    const finished = await tx.query(
       `UPDATE policy_bulk_jobs SET status = $2, last_error = COALESCE($3, last_error), finished_at = now(),
          updated_at = now()
-       WHERE id = $1`,
+       WHERE id = $1 AND status IN ('queued', 'running') RETURNING id`,
       [jobId, status, lastError],
     );
+    if (finished.length === 0) return false;
     // a failed job's unimported patients are not kept: its record says how far it got
     await tx.query(`DELETE FROM policy_bulk_job_chunks WHERE job_id = $1`, [jobId]);
+    return true;
   },
 
   async recordAttemptError(db: Queryable, jobId: string, message: string) {

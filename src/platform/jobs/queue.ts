@@ -5,6 +5,9 @@ import type { Db, Queryable } from "../db/db.js";
 /** Enqueues background work. */
 export interface JobQueue {
   /**
+   * `data.requestId`, when set, is the id of the request that asked for the job: the job's log lines
+   * carry it as `reqId`, as the request's own lines do.
+   *
    * Enqueues inside the caller's transaction: the job exists exactly when the change that asked for it
    * commits, so no change is left without its job and no job runs for a change that was rolled back.
    */
@@ -109,7 +112,12 @@ export function createJobRunner(options: JobOptions): JobRunner {
         const context: JobContext = {
           db,
           jobs: queue,
-          log: log.child({ job: job.id, queue: job.name }),
+          // the request that asked for the job, so its log lines join the request's
+          log: log.child({
+            job: job.id,
+            queue: job.name,
+            reqId: (job.data as { requestId?: string }).requestId,
+          }),
           attempt: job.retryCount,
           signal: job.signal,
         };
