@@ -1,5 +1,5 @@
 import type { Queryable } from "../../platform/db/db.js";
-import { updateTenantRow } from "../../platform/db/sql.js";
+import { qualify, updateTenantRow } from "../../platform/db/sql.js";
 
 export interface PolicyRow {
   id: number;
@@ -63,9 +63,7 @@ export const policyRepo = {
     policyNo: string,
   ): Promise<{ holderId: number; policy: PolicyRow | undefined } | undefined> {
     const rows = await db.query<{ holder_id: number } & { [K in keyof PolicyRow]: PolicyRow[K] | null }>(
-      `SELECT ph.id AS holder_id, ${POLICY_COLUMNS.split(", ")
-        .map((column) => `p.${column}`)
-        .join(", ")}
+      `SELECT ph.id AS holder_id, ${qualify(POLICY_COLUMNS, "p")}
        FROM policy_holders ph
        LEFT JOIN policies p ON p.policy_holder_id = ph.id AND p.policy_no = $3
        WHERE ph.tenant_id = $1 AND ph.ph_erp_id = $2`,

@@ -1,4 +1,5 @@
 import type { Queryable } from "../../platform/db/db.js";
+import { qualify, updateTenantRow } from "../../platform/db/sql.js";
 
 export interface PriceListRow {
   id: number;
@@ -29,23 +30,16 @@ export interface PriceItemRow {
 }
 
 /** an item to insert: money and dates as the client sent them (numbers, DATETIME text) */
-export interface NewPriceItem {
-  price_item_erp_id: string;
-  department: string;
-  provider_service_code: string;
-  provider_service_description: string;
-  provider_service_type: string;
-  nphies_code: string;
-  nphies_type: string;
+export type NewPriceItem = Omit<
+  PriceItemRow,
+  "id" | "price" | "gross" | "discount" | "date_start" | "date_end"
+> & {
   price: number;
-  date_start: string;
-  date_end: string;
   gross: number | null;
   discount: number | null;
-  nphies_id: string | null;
-  length_of_stay: string | null;
-  category: string | null;
-}
+  date_start: string;
+  date_end: string;
+};
 
 const LIST_COLUMNS = "id, price_list_erp_id, provider_id, start_date, end_date";
 
@@ -69,10 +63,6 @@ const ITEM_INPUTS = [
 ] as const satisfies readonly (readonly [keyof NewPriceItem, string])[];
 
 const ITEM_COLUMNS = ["id", ...ITEM_INPUTS.map(([column]) => column)].join(", ");
-const qualified = (alias: string) =>
-  ITEM_COLUMNS.split(", ")
-    .map((column) => `${alias}.${column}`)
-    .join(", ");
 
 export const priceListRepo = {
   /**
@@ -164,17 +154,20 @@ export const priceListRepo = {
     return rows[0];
   },
 
+  /** changes only the fields given (the caller has locked the item) */
   async updateItem(
     tx: Queryable,
+    tenantId: number,
     itemId: number,
     changes: { price?: number; gross?: number; discount?: number; date_end?: string },
   ): Promise<void> {
-    const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
-    const assignments = entries.map(([column], index) => `${column} = $${index + 2}`).join(", ");
-    await tx.query(`UPDATE price_items SET ${assignments}, updated_at = now() WHERE id = $1`, [
-      itemId,
-      ...entries.map(([, value]) => value),
-    ]);
+    const target = {
+      table: "price_items",
+      key: "id",
+      columns: "id",
+      writable: ["price", "gross", "discount", "date_end"],
+    };
+    await updateTenantRow(tx, target, tenantId, itemId, changes);
   },
 
   /**
@@ -188,7 +181,7 @@ export const priceListRepo = {
     query: { providerId: number; code: string; at: string },
   ): Promise<(PriceItemRow & { price_list_erp_id: string }) | undefined> {
     const rows = await db.query<PriceItemRow & { price_list_erp_id: string }>(
-      `SELECT l.price_list_erp_id, ${qualified("i")}
+      `SELECT l.price_list_erp_id, ${qualify(ITEM_COLUMNS, "i")}
        FROM price_lists l JOIN price_items i ON i.price_list_id = l.id
        WHERE l.tenant_id = $1 AND l.provider_id = $2
          AND l.start_date <= $4::timestamptz AND l.end_date >= $4::timestamptz

@@ -1,6 +1,7 @@
 import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db, Queryable } from "../../platform/db/db.js";
 import { AppError, MAX_DETAILS, refusal, withConflicts } from "../../platform/http/errors.js";
+import { halalasOf, riyalsOf } from "../../platform/money.js";
 import { type NewPriceItem, type PriceItemRow, type PriceListRow, priceListRepo } from "./repo.js";
 import type {
   PriceItem,
@@ -61,13 +62,13 @@ export function presentItem(row: PriceItemRow): PriceItem {
     provider_service_type: row.provider_service_type,
     nphies_code: row.nphies_code,
     nphies_type: row.nphies_type,
-    price: Number(row.price),
+    price: riyalsOf(halalasOf(row.price)),
     price_item_erp_id: row.price_item_erp_id,
     date_start: row.date_start.toISOString(),
     date_end: row.date_end.toISOString(),
   };
-  if (row.gross !== null) item.gross = Number(row.gross);
-  if (row.discount !== null) item.discount = Number(row.discount);
+  if (row.gross !== null) item.gross = riyalsOf(halalasOf(row.gross));
+  if (row.discount !== null) item.discount = riyalsOf(halalasOf(row.discount));
   if (row.nphies_id !== null) item.nphies_id = row.nphies_id;
   if (row.length_of_stay !== null) item.length_of_stay = row.length_of_stay;
   if (row.category !== null) item.category = row.category;
@@ -86,25 +87,40 @@ export function presentList(list: PriceListRow, items: PriceItemRow[]) {
 
 const listTaken = (erpId: string) => () =>
   new AppError("E_CONFLICT_409", `Price list ${erpId} already exists`);
-function itemsTaken(erpIds: string[]) {
-  const named = erpIds.slice(0, MAX_DETAILS).join(", ");
-  const more = erpIds.length > MAX_DETAILS ? ` and ${erpIds.length - MAX_DETAILS} more` : "";
-  return () =>
-    new AppError(
-      "E_CONFLICT_409",
-      erpIds.length === 1
-        ? `Price item ${named} already exists`
-        : `Price items ${named}${more} already exist`,
-    );
-}
 
 /**
- * Names the request's items that already exist, which the unique index alone cannot tell. The index
- * remains the judge of concurrent requests; one that loses the race is told all the ids it sent.
+ * The 409 of a request whose items collided with existing ones: it names them, read once the failed
+ * write is over (the unique index judged; a successful request never pays for this read).
  */
-async function refuseTakenItems(tx: Queryable, tenantId: number, erpIds: string[]): Promise<void> {
-  const taken = new Set(await priceListRepo.findTakenItemErpIds(tx, tenantId, erpIds));
-  if (taken.size > 0) throw itemsTaken(erpIds.filter((erpId) => taken.has(erpId)))();
+function itemsTaken(db: Queryable, tenantId: number, erpIds: string[]) {
+  return async () => {
+    const found = new Set(await priceListRepo.findTakenItemErpIds(db, tenantId, erpIds));
+    const taken = found.size > 0 ? erpIds.filter((erpId) => found.has(erpId)) : erpIds;
+    const named = taken.slice(0, MAX_DETAILS).join(", ");
+    const more = taken.length > MAX_DETAILS ? ` and ${taken.length - MAX_DETAILS} more` : "";
+    return new AppError(
+      "E_CONFLICT_409",
+      taken.length === 1 ? `Price item ${named} already exists` : `Price items ${named}${more} already exist`,
+    );
+  };
+}
+
+/** a list's new items and their audit record, in the caller's transaction */
+async function insertItems(
+  tx: Queryable,
+  actor: TenantActor,
+  list: PriceListRow,
+  items: PriceItemInput[],
+  audit: { action: string; details: Record<string, unknown> },
+): Promise<PriceItemRow[]> {
+  const inserted = await priceListRepo.insertItems(tx, actor.tenantId, list.id, items.map(toNewItem));
+  await recordAudit(tx, actor, {
+    action: audit.action,
+    entityType: "price_list",
+    entityKey: list.price_list_erp_id,
+    details: { ...audit.details, price_item_erp_ids: items.map((item) => item.price_item_erp_id) },
+  });
+  return inserted;
 }
 
 export async function createPriceList(
@@ -127,29 +143,19 @@ export async function createPriceList(
           start_date: input.start_date,
           end_date: input.end_date,
         });
-        await refuseTakenItems(tx, actor.tenantId, itemErpIds);
-        const items = await priceListRepo.insertItems(
-          tx,
-          actor.tenantId,
-          list.id,
-          input.price_items.map(toNewItem),
-        );
-        await recordAudit(tx, actor, {
+        const items = await insertItems(tx, actor, list, input.price_items, {
           action: "price-list.create",
-          entityType: "price_list",
-          entityKey: list.price_list_erp_id,
           details: {
             provider_cchi_id: input.provider_cchi_id,
             start_date: input.start_date,
             end_date: input.end_date,
-            price_item_erp_ids: itemErpIds,
           },
         });
         return { list, items };
       }),
     {
       price_lists_erp_id_key: listTaken(input.price_list_erp_id),
-      price_items_erp_id_key: itemsTaken(itemErpIds),
+      price_items_erp_id_key: itemsTaken(db, actor.tenantId, itemErpIds),
     },
   );
 }
@@ -165,23 +171,10 @@ export async function addPriceItems(
   const itemErpIds = input.price_items.map((item) => item.price_item_erp_id);
   return withConflicts(
     () =>
-      db.transaction(async (tx) => {
-        await refuseTakenItems(tx, actor.tenantId, itemErpIds);
-        const items = await priceListRepo.insertItems(
-          tx,
-          actor.tenantId,
-          list.id,
-          input.price_items.map(toNewItem),
-        );
-        await recordAudit(tx, actor, {
-          action: "price-list.items.create",
-          entityType: "price_list",
-          entityKey: list.price_list_erp_id,
-          details: { price_item_erp_ids: itemErpIds },
-        });
-        return items;
-      }),
-    { price_items_erp_id_key: itemsTaken(itemErpIds) },
+      db.transaction((tx) =>
+        insertItems(tx, actor, list, input.price_items, { action: "price-list.items.create", details: {} }),
+      ),
+    { price_items_erp_id_key: itemsTaken(db, actor.tenantId, itemErpIds) },
   );
 }
 
@@ -198,17 +191,17 @@ export function updatePriceItem(
     date_end: input.end_date,
   };
   if (Object.values(changes).every((value) => value === undefined)) {
-    const message = "at least one of price, gross, discount, end_date is required";
-    throw new AppError("E_BAD_REQUEST_400", message, [message]);
+    throw refusal("E_BAD_REQUEST_400", ["at least one of price, gross, discount, end_date is required"]);
   }
   return db.transaction(async (tx) => {
     const item = await priceListRepo.lockItemByErpId(tx, actor.tenantId, erpId);
     if (item === undefined) throw new AppError("E_EPI_01", `Price item ${erpId} not found`);
     if (input.end_date !== undefined && input.end_date < item.date_start.toISOString()) {
-      const message = `end_date must not be before date_start (${item.date_start.toISOString()})`;
-      throw new AppError("E_BAD_REQUEST_400", message, [message]);
+      throw refusal("E_BAD_REQUEST_400", [
+        `end_date must not be before date_start (${item.date_start.toISOString()})`,
+      ]);
     }
-    await priceListRepo.updateItem(tx, item.id, changes);
+    await priceListRepo.updateItem(tx, actor.tenantId, item.id, changes);
     await recordAudit(tx, actor, {
       action: "price-item.update",
       entityType: "price_item",

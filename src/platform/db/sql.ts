@@ -5,6 +5,14 @@ export function likeContains(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** "a, b" -> "t.a, t.b": a column list read through a table alias */
+export function qualify(columns: string, alias: string): string {
+  return columns
+    .split(",")
+    .map((column) => `${alias}.${column.trim()}`)
+    .join(", ");
+}
+
 /**
  * Changes only the fields sent (undefined means "not sent") of the tenant's row whose `key` column equals
  * `keyValue`, and returns the row as `columns` selects it; with nothing to change it just reads the row.

@@ -96,11 +96,13 @@ declare module "fastify" {
 
 /**
  * Runs a write and turns a unique-index violation into the area's 409: the database, not a prior read,
- * decides which of two concurrent duplicates wins.
+ * decides which of two concurrent duplicates wins. A conflict may be described asynchronously (by
+ * reading what the write collided with), once the failed write is over, so a request that succeeds
+ * never pays for that read.
  */
 export async function withConflicts<T>(
   write: () => Promise<T>,
-  byConstraint: Record<string, () => AppError>,
+  byConstraint: Record<string, () => AppError | Promise<AppError>>,
 ): Promise<T> {
   try {
     return await write();
@@ -108,6 +110,6 @@ export async function withConflicts<T>(
     const pgError = pgErrorOf(error);
     const conflict =
       pgError?.code === UNIQUE_VIOLATION && pgError.constraint ? byConstraint[pgError.constraint] : undefined;
-    throw conflict ? conflict() : error;
+    throw conflict ? await conflict() : error;
   }
 }
