@@ -1,12 +1,5 @@
 import type { Queryable } from "../../platform/db/db.js";
 
-/** internal ids of what a declaration refers to; null where the client's key matched nothing */
-export interface DeclarationReferences {
-  member_pk: number | null;
-  policy_holder_id: number | null;
-  policy_id: number | null;
-}
-
 export interface NewHealthDeclaration {
   member_pk: number;
   policy_holder_id: number;
@@ -18,23 +11,6 @@ export interface NewHealthDeclaration {
 }
 
 export const healthDeclarationRepo = {
-  /** the member, the holder and the holder's policy, in one round trip */
-  async findReferences(
-    db: Queryable,
-    tenantId: number,
-    keys: { memberId: string; phErpId: string; policyNo: string },
-  ): Promise<DeclarationReferences> {
-    const rows = await db.query<DeclarationReferences>(
-      `SELECT (SELECT id FROM members WHERE tenant_id = $1 AND member_id = $2) AS member_pk,
-              holder.id AS policy_holder_id,
-              (SELECT id FROM policies
-               WHERE tenant_id = $1 AND policy_holder_id = holder.id AND policy_no = $4) AS policy_id
-       FROM (SELECT (SELECT id FROM policy_holders WHERE tenant_id = $1 AND ph_erp_id = $3) AS id) AS holder`,
-      [tenantId, keys.memberId, keys.phErpId, keys.policyNo],
-    );
-    return rows[0] ?? { member_pk: null, policy_holder_id: null, policy_id: null };
-  },
-
   async insert(tx: Queryable, tenantId: number, declaration: NewHealthDeclaration): Promise<number> {
     const rows = await tx.query<{ id: number }>(
       `INSERT INTO health_declarations

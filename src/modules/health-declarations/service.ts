@@ -1,6 +1,6 @@
 import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db } from "../../platform/db/db.js";
-import { AppError } from "../../platform/http/errors.js";
+import { requireMemberPk, requirePolicy } from "../policies/service.js";
 import { healthDeclarationRepo } from "./repo.js";
 import type { HealthDeclarationCreateInput } from "./schemas.js";
 
@@ -11,23 +11,16 @@ export function createHealthDeclaration(
   input: HealthDeclarationCreateInput,
 ): Promise<number> {
   return db.transaction(async (tx) => {
-    const refs = await healthDeclarationRepo.findReferences(tx, actor.tenantId, {
-      memberId: input.member_id,
-      phErpId: input.erp_ph_id,
-      policyNo: input.policy_no,
+    // checked in this order: member, holder, the holder's policy
+    const memberPk = await requireMemberPk(tx, actor.tenantId, input.member_id);
+    const policy = await requirePolicy(tx, actor.tenantId, {
+      ph_erp_id: input.erp_ph_id,
+      policy_no: input.policy_no,
     });
-    if (refs.member_pk === null) throw new AppError("E_EPA_01", `Member ${input.member_id} not found`);
-    if (refs.policy_holder_id === null)
-      throw new AppError("E_EPH_01", `Policy holder ${input.erp_ph_id} not found`);
-    if (refs.policy_id === null)
-      throw new AppError(
-        "E_EPA_014",
-        `Policy ${input.policy_no} of policy holder ${input.erp_ph_id} not found`,
-      );
     const id = await healthDeclarationRepo.insert(tx, actor.tenantId, {
-      member_pk: refs.member_pk,
-      policy_holder_id: refs.policy_holder_id,
-      policy_id: refs.policy_id,
+      member_pk: memberPk,
+      policy_holder_id: policy.policy_holder_id,
+      policy_id: policy.id,
       caption: input.health_declaration_caption ?? null,
       caption2: input.health_declaration_caption2 ?? null,
       declaration_type: input.health_declaration_type,

@@ -3,6 +3,7 @@ import { qualify, updateTenantRow } from "../../platform/db/sql.js";
 
 export interface PolicyRow {
   id: number;
+  policy_holder_id: number;
   policy_no: string;
   /** DATE texts */
   start_date: string;
@@ -12,9 +13,10 @@ export interface PolicyRow {
   plan_code: string | null;
 }
 
-export type PolicyFields = Omit<PolicyRow, "id">;
+export type PolicyFields = Omit<PolicyRow, "id" | "policy_holder_id">;
 
-const POLICY_COLUMNS = "id, policy_no, start_date, end_date, created_date, status, plan_code";
+const POLICY_COLUMNS =
+  "id, policy_holder_id, policy_no, start_date, end_date, created_date, status, plan_code";
 
 export interface PatientLinkRow {
   id: number;

@@ -16,7 +16,7 @@ import * as policies from "./service.js";
 const tags = ["Policy"];
 
 function presentPolicy(policy: PolicyRow, phErpId: string) {
-  const { id: _id, ...fields } = policy;
+  const { id: _id, policy_holder_id: _holder, ...fields } = policy;
   return { ...fields, ph_erp_id: phErpId };
 }
 
