@@ -1,6 +1,6 @@
 import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db, Queryable } from "../../platform/db/db.js";
-import { AppError, type ErrorCode, withConflicts } from "../../platform/http/errors.js";
+import { AppError, type ErrorCode, refusal, withConflicts } from "../../platform/http/errors.js";
 import { dateOf } from "../../platform/http/validation.js";
 import { halalasOf, riyalsOf } from "../../platform/money.js";
 import { memberRepo } from "../members/repo.js";
@@ -48,12 +48,8 @@ export async function requireNetworkId(
   return network.id;
 }
 
-export function badRequest(message: string): AppError {
-  return new AppError("E_BAD_REQUEST_400", message, [message]);
-}
-
 function requireDateOrder(start: string, end: string, field = "end_date", startField = "start_date") {
-  if (end < start) throw badRequest(`${field} must not be before ${startField}`);
+  if (end < start) throw refusal("E_BAD_REQUEST_400", [`${field} must not be before ${startField}`]);
 }
 
 export function conflictMessage(memberId: string, policyNo: string, conflict: { policy_no: string }): string {

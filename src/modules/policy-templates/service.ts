@@ -1,8 +1,8 @@
 import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db, Queryable } from "../../platform/db/db.js";
-import { AppError, withConflicts } from "../../platform/http/errors.js";
+import { AppError, refusal, withConflicts } from "../../platform/http/errors.js";
 import { amountOrNull } from "../../platform/money.js";
-import { badRequest, type PolicyKey, requirePolicy } from "../policies/service.js";
+import { type PolicyKey, requirePolicy } from "../policies/service.js";
 import { templateRepo } from "./repo.js";
 import type {
   BenefitCreateInput,
@@ -22,24 +22,25 @@ function entityKey(key: PolicyKey, ...path: (string | number)[]): string {
   return [key.ph_erp_id, key.policy_no, ...path].join("/");
 }
 
-async function requireCategoryId(db: Queryable, policyId: number, key: PolicyKey, categoryCode: string) {
-  const categoryId = await templateRepo.findCategoryId(db, policyId, categoryCode);
-  if (categoryId === undefined)
-    throw new AppError("E_EBA_01", `Category ${categoryCode} not found in policy ${key.policy_no}`);
+type CategoryKey = PolicyKey & { category_code: string };
+
+const categoryNotFound = (key: CategoryKey) =>
+  new AppError("E_EBA_01", `Category ${key.category_code} not found in policy ${key.policy_no}`);
+
+/** the named category of the named policy: 404 for the holder, the policy or the category */
+async function requireCategoryId(db: Queryable, tenantId: number, key: CategoryKey): Promise<number> {
+  const policy = await requirePolicy(db, tenantId, key);
+  const categoryId = await templateRepo.findCategoryId(db, policy.id, key.category_code);
+  if (categoryId === undefined) throw categoryNotFound(key);
   return categoryId;
 }
 
-async function requireBenefit(
-  db: Queryable,
-  categoryId: number,
-  input: { category_code: string; benefit_code: number },
-) {
-  const benefit = await templateRepo.findBenefit(db, categoryId, input.benefit_code);
+/** the named benefit of that category: 404 for any missing level */
+async function requireBenefit(db: Queryable, tenantId: number, key: CategoryKey & { benefit_code: number }) {
+  const categoryId = await requireCategoryId(db, tenantId, key);
+  const benefit = await templateRepo.findBenefit(db, categoryId, key.benefit_code);
   if (benefit === undefined)
-    throw new AppError(
-      "E_EBA_01",
-      `Benefit ${input.benefit_code} not found in category ${input.category_code}`,
-    );
+    throw new AppError("E_EBA_01", `Benefit ${key.benefit_code} not found in category ${key.category_code}`);
   return benefit;
 }
 
@@ -48,7 +49,9 @@ function requireDistinctSubBenefits(subBenefits: readonly { sub_benefit_code: nu
   subBenefits.forEach((sub, index) => {
     const first = seen.get(sub.sub_benefit_code);
     if (first !== undefined)
-      throw badRequest(`sub_benefits[${index}].sub_benefit_code duplicates sub_benefits[${first}]`);
+      throw refusal("E_BAD_REQUEST_400", [
+        `sub_benefits[${index}].sub_benefit_code duplicates sub_benefits[${first}]`,
+      ]);
     seen.set(sub.sub_benefit_code, index);
   });
 }
@@ -91,11 +94,7 @@ export async function updateCategory(db: Db, actor: TenantActor, input: Category
       input.category_code,
       input.amount_eligible,
     );
-    if (updated === undefined)
-      throw new AppError(
-        "E_EBA_01",
-        `Category ${input.category_code} not found in policy ${input.policy_no}`,
-      );
+    if (updated === undefined) throw categoryNotFound(input);
     await recordAudit(tx, actor, {
       action: "policy-template.category.update",
       entityType: "policy-template",
@@ -112,8 +111,7 @@ export async function updateCategory(db: Db, actor: TenantActor, input: Category
 export async function addBenefit(db: Db, actor: TenantActor, input: BenefitCreateInput): Promise<void> {
   const subBenefits = input.sub_benefits ?? [];
   requireDistinctSubBenefits(subBenefits);
-  const policy = await requirePolicy(db, actor.tenantId, input);
-  const categoryId = await requireCategoryId(db, policy.id, input, input.category_code);
+  const categoryId = await requireCategoryId(db, actor.tenantId, input);
   await withConflicts(
     () =>
       db.transaction(async (tx) => {
@@ -150,9 +148,7 @@ export async function addBenefit(db: Db, actor: TenantActor, input: BenefitCreat
 }
 
 export async function addSubBenefit(db: Db, actor: TenantActor, input: SubBenefitCreateInput): Promise<void> {
-  const policy = await requirePolicy(db, actor.tenantId, input);
-  const categoryId = await requireCategoryId(db, policy.id, input, input.category_code);
-  const benefit = await requireBenefit(db, categoryId, input);
+  const benefit = await requireBenefit(db, actor.tenantId, input);
   await withConflicts(
     () =>
       db.transaction(async (tx) => {
@@ -183,9 +179,7 @@ export async function addSubBenefit(db: Db, actor: TenantActor, input: SubBenefi
 }
 
 export async function updateBenefit(db: Db, actor: TenantActor, input: BenefitUpdateInput) {
-  const policy = await requirePolicy(db, actor.tenantId, input);
-  const categoryId = await requireCategoryId(db, policy.id, input, input.category_code);
-  const benefit = await requireBenefit(db, categoryId, input);
+  const benefit = await requireBenefit(db, actor.tenantId, input);
   return db.transaction(async (tx) => {
     const updated = await templateRepo.updateBenefitLimit(tx, benefit.id, input.limit);
     await recordAudit(tx, actor, {
