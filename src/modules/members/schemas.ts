@@ -11,7 +11,8 @@ import {
   Text,
 } from "../../platform/http/schemas.js";
 
-const optional = {
+/** the member fields a client may leave out (the bulk patient import takes the same) */
+export const MemberOptionalFields = {
   name: Type.Optional(Text(1, 255)),
   card: Type.Optional(Text(1, 255)),
   email: Type.Optional(Email()),
@@ -33,7 +34,7 @@ const required = {
 export const MemberCreateBody = Type.Object({
   member_id: Identifier(255, { description: "unique member (patient) identifier" }),
   ...required,
-  ...optional,
+  ...MemberOptionalFields,
 });
 export type MemberCreateInput = Static<typeof MemberCreateBody>;
 
@@ -42,7 +43,7 @@ export const MemberUpdateBody = Type.Object({
   gender: Type.Optional(required.gender),
   marital_status: Type.Optional(required.marital_status),
   date_of_birth: Type.Optional(required.date_of_birth),
-  ...optional,
+  ...MemberOptionalFields,
 });
 export type MemberUpdateInput = Static<typeof MemberUpdateBody>;
 

@@ -31,6 +31,9 @@ export interface PendingChunk {
 /** failures shown with a job; all are kept and counted */
 export const SHOWN_FAILURES = 1_000;
 
+const SELECT_JOB = `SELECT j.*, ph.ph_erp_id, p.policy_no FROM policy_bulk_jobs j
+  JOIN policies p ON p.id = j.policy_id JOIN policy_holders ph ON ph.id = p.policy_holder_id`;
+
 export const bulkJobRepo = {
   async insert(
     tx: Queryable,
@@ -66,22 +69,19 @@ export const bulkJobRepo = {
     );
   },
 
+  /** the tenant's job (what GET bulk-job reads) */
   async find(db: Queryable, tenantId: number, jobId: string): Promise<BulkJobRow | undefined> {
-    const rows = await db.query<BulkJobRow>(
-      `SELECT j.*, ph.ph_erp_id, p.policy_no FROM policy_bulk_jobs j
-       JOIN policies p ON p.id = j.policy_id JOIN policy_holders ph ON ph.id = p.policy_holder_id
-       WHERE j.tenant_id = $1 AND j.id = $2`,
-      [tenantId, jobId],
-    );
+    const rows = await db.query<BulkJobRow>(`${SELECT_JOB} WHERE j.id = $1 AND j.tenant_id = $2`, [
+      jobId,
+      tenantId,
+    ]);
     return rows[0];
   },
 
+  /** the job whatever its tenant: the worker knows the job id only */
   async findForWorker(db: Queryable, jobId: string): Promise<BulkJobRow | undefined> {
-    const rows = await db.query<{ tenant_id: number }>(
-      `SELECT tenant_id FROM policy_bulk_jobs WHERE id = $1`,
-      [jobId],
-    );
-    return rows[0] && bulkJobRepo.find(db, rows[0].tenant_id, jobId);
+    const rows = await db.query<BulkJobRow>(`${SELECT_JOB} WHERE j.id = $1`, [jobId]);
+    return rows[0];
   },
 
   async markRunning(db: Queryable, jobId: string) {

@@ -2,15 +2,14 @@ import Type, { type Static } from "typebox";
 import {
   CodeMessage,
   DateTime,
-  Email,
   Enum,
   GENDERS,
   Identifier,
   MARITAL_STATUSES,
-  RELATIONS,
   Text,
 } from "../../platform/http/schemas.js";
 import { PATTERN_TEXT } from "../../platform/http/validation.js";
+import { MemberOptionalFields } from "../members/schemas.js";
 
 /** the synchronous import runs in one request and one transaction; above this, the asynchronous one */
 export const SYNC_MAX_PATIENTS = 5_000;
@@ -24,16 +23,10 @@ export const BulkPatient = Type.Object({
   category_code: Text(1, 255),
   effective_start_date: DateTime(),
   effective_end_date: DateTime(),
-  card: Type.Optional(Text(1, 255)),
-  name: Type.Optional(Text(1, 255)),
-  email: Type.Optional(Email()),
-  relation: Type.Optional(Enum(RELATIONS)),
+  ...MemberOptionalFields,
   national_id: Type.Optional(Identifier(255)),
-  visit_visa_number: Type.Optional(Text(1, 255)),
-  passport: Type.Optional(Text(1, 255)),
-  phone_number: Type.Optional(Text(1, 255)),
+  // the bulk import allows a longer address than member create does
   address: Type.Optional(Text(1, 500)),
-  nationality: Type.Optional(Text(1, 255)),
   network_code: Type.Optional(Text(1, 255, { description: "the network's name" })),
   is_vip: Type.Optional(Type.Boolean({ default: false })),
   insured_notes: Type.Optional(Text(0, 500)),
