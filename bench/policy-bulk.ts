@@ -53,13 +53,18 @@ export async function benchBulkImports(base: string, headers: Record<string, str
     name: "Bench Holder",
     insurance_type: "NORMAL",
   });
-  for (const policyNo of ["POL-SYNC", "POL-ASYNC"])
+  // POL-SYNC-2027 covers the year after POL-SYNC, so its members may be on both (a renewal)
+  for (const [policyNo, year] of [
+    ["POL-SYNC", 2026],
+    ["POL-SYNC-2027", 2027],
+    ["POL-ASYNC", 2026],
+  ] as const)
     await post("/policy/create", {
       policy_no: policyNo,
       ph_erp_id: "BENCH-PH",
-      start_date: "2026-01-01",
-      end_date: "2026-12-31",
-      created_date: "2025-12-01",
+      start_date: `${year}-01-01`,
+      end_date: `${year}-12-31`,
+      created_date: `${year - 1}-12-01`,
       status: "ACTIVE",
     });
 
@@ -78,47 +83,25 @@ export async function benchBulkImports(base: string, headers: Record<string, str
     });
   };
 
-  const syncPatients = Array.from({ length: 3_000 }, (_, i) => patient(`SYNC-${i}`, i));
-  await timed(
-    "POST policy/bulk-patient-to-policy, 3,000 new members",
-    "one request (< ~3,000)",
-    3_000,
-    async () => {
+  const syncImport = (label: string, policyNo: string, patients: object[], counted: "created" | "updated") =>
+    timed(`POST policy/bulk-patient-to-policy, 3,000 ${label}`, "one request (< ~3,000)", 3_000, async () => {
       const res = await post("/policy/bulk-patient-to-policy", {
         ph_erp_id: "BENCH-PH",
-        policy_no: "POL-SYNC",
-        patients: syncPatients,
+        policy_no: policyNo,
+        patients,
       });
-      return `${res.status} created ${res.body.created}, failed ${res.body.failed}`;
-    },
-  );
-  // the same members into a second policy whose coverage starts after the first's ends: all updated
-  await post("/policy/create", {
-    policy_no: "POL-SYNC-2027",
-    ph_erp_id: "BENCH-PH",
-    start_date: "2027-01-01",
-    end_date: "2027-12-31",
-    created_date: "2026-12-01",
-    status: "ACTIVE",
-  });
+      return `${res.status} ${counted} ${res.body[counted]}, failed ${res.body.failed}`;
+    });
+
+  const syncPatients = Array.from({ length: 3_000 }, (_, i) => patient(`SYNC-${i}`, i));
+  await syncImport("new members", "POL-SYNC", syncPatients, "created");
+  // the same members into the next year's policy: all updated
   const renewed = syncPatients.map((p) => ({
     ...p,
     effective_start_date: "2027-01-01T00:00:00.000Z",
     effective_end_date: "2027-12-31T00:00:00.000Z",
   }));
-  await timed(
-    "POST policy/bulk-patient-to-policy, 3,000 existing members",
-    "one request (< ~3,000)",
-    3_000,
-    async () => {
-      const res = await post("/policy/bulk-patient-to-policy", {
-        ph_erp_id: "BENCH-PH",
-        policy_no: "POL-SYNC-2027",
-        patients: renewed,
-      });
-      return `${res.status} updated ${res.body.updated}, failed ${res.body.failed}`;
-    },
-  );
+  await syncImport("existing members", "POL-SYNC-2027", renewed, "updated");
 
   const asyncPatients = Array.from({ length: 50_000 }, (_, i) => patient(`ASYNC-${i}`, i));
   await timed("async-bulk-patient-to-policy, 50,000, POST to job completed", "< 60 s", 50_000, async () => {

@@ -48,6 +48,9 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
+/** a logger that drops everything, for jobs and workers run directly by tests */
+export const silentLog = { info() {}, warn() {}, error() {}, child: () => silentLog } as never;
+
 /** a job queue that is never started, for apps whose tests enqueue nothing */
 export function idleJobQueue(db: Db): JobQueue {
   return createJobRunner({ db, databaseUrl: TEST_DATABASE_URL, concurrency: 0, definitions: [] }).queue;

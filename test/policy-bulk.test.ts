@@ -9,6 +9,7 @@ import { listEvents } from "../src/platform/events/outbox.js";
 import { createJobRunner } from "../src/platform/jobs/queue.js";
 import {
   auditActions,
+  silentLog,
   startTestApp,
   TEST_DATABASE_URL,
   type TenantClient,
@@ -313,8 +314,6 @@ describe("bulk import job resumes after its worker stops mid-job", () => {
   });
   after(() => ctx.close());
 
-  const silent = { info() {}, warn() {}, error() {}, child: () => silent } as never;
-
   /**
    * An accepted import of `count` patients whose job no worker has taken yet (made without enqueueing
    * it, so that no worker of another test process sharing the PostgreSQL takes it from this test).
@@ -344,7 +343,7 @@ describe("bulk import job resumes after its worker stops mid-job", () => {
     const attempt = () =>
       bulkImportJob.handle(
         { jobId },
-        { db: ctx.db, jobs: ctx.jobs, log: silent, attempt: 0, signal: new AbortController().signal },
+        { db: ctx.db, jobs: ctx.jobs, log: silentLog, attempt: 0, signal: new AbortController().signal },
       );
     await Promise.all([attempt(), attempt()]);
     const job = (await ctx.tenant.call("GET", `/policy/bulk-job/${jobId}`)).json();
@@ -369,7 +368,7 @@ describe("bulk import job resumes after its worker stops mid-job", () => {
     await assert.rejects(
       bulkImportJob.handle(
         { jobId },
-        { db: ctx.db, jobs: undefined as never, log: silent, attempt: 0, signal: stopsAfterOneChunk },
+        { db: ctx.db, jobs: undefined as never, log: silentLog, attempt: 0, signal: stopsAfterOneChunk },
       ),
       /worker stopped/,
     );

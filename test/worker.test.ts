@@ -12,7 +12,7 @@ import type { Db } from "../src/platform/db/db.js";
 import { migrate } from "../src/platform/db/migrate.js";
 import { openDatabase } from "../src/platform/db/open.js";
 import { createJobRunner } from "../src/platform/jobs/queue.js";
-import { TEST_DATABASE_URL, uniqueName } from "./helpers.js";
+import { silentLog, TEST_DATABASE_URL, uniqueName } from "./helpers.js";
 import { bulkPatient } from "./policy-fixtures.js";
 
 const CLI = [process.execPath, "--import", "tsx", "src/cli.ts"];
@@ -40,8 +40,7 @@ describe("mizan worker", () => {
       concurrency: 0,
       definitions: JOB_DEFINITIONS,
     });
-    const silent = { info() {}, warn() {}, error() {}, child: () => silent } as never;
-    await accepted.start(silent);
+    await accepted.start(silentLog);
     const { tenant } = await createTenant(
       db,
       { tenantId: undefined, actor: "test", requestId: undefined },

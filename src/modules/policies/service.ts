@@ -79,10 +79,6 @@ export async function createPolicy(db: Db, actor: TenantActor, input: PolicyCrea
   if (found === undefined) throw new AppError("E_EPH_01", `Policy holder ${input.ph_erp_id} not found`);
   const exists = () => new AppError("E_EPA_069", `Policy ${input.policy_no} already exists`);
   if (found.policy !== undefined) throw exists();
-  if (patient) await requireMemberPk(db, actor.tenantId, patient.member_id);
-  const networkId = patient?.network_code
-    ? await requireNetworkId(db, actor.tenantId, patient.network_code)
-    : null;
 
   return withConflicts(
     () =>
@@ -91,6 +87,9 @@ export async function createPolicy(db: Db, actor: TenantActor, input: PolicyCrea
         if (patient && link) {
           const [member] = await patientLinkRepo.lockMembers(tx, actor.tenantId, [patient.member_id]);
           if (member === undefined) throw new AppError("E_EPA_01", `Patient ${patient.member_id} not found`);
+          const networkId = patient.network_code
+            ? await requireNetworkId(tx, actor.tenantId, patient.network_code)
+            : null;
           const [conflict] = await patientLinkRepo.findConflicts(tx, created.id, [
             { member_pk: member.id, ...link },
           ]);
