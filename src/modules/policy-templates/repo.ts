@@ -89,7 +89,7 @@ export const templateRepo = {
     tx: Queryable,
     tenantId: number,
     benefitId: number,
-    subBenefits: readonly { code: number; description: string | null; limit: number }[],
+    subBenefits: readonly { sub_benefit_code: number; sub_benefit_description?: string; limit: number }[],
   ) {
     if (subBenefits.length === 0) return;
     await tx.query(
@@ -99,8 +99,8 @@ export const templateRepo = {
       [
         tenantId,
         benefitId,
-        subBenefits.map((s) => s.code),
-        subBenefits.map((s) => s.description),
+        subBenefits.map((s) => s.sub_benefit_code),
+        subBenefits.map((s) => s.sub_benefit_description ?? null),
         subBenefits.map((s) => s.limit),
       ],
     );

@@ -120,16 +120,7 @@ export async function addBenefit(db: Db, actor: TenantActor, input: BenefitCreat
           description: input.benefit_description ?? null,
           limit: input.limit,
         });
-        await templateRepo.insertSubBenefits(
-          tx,
-          actor.tenantId,
-          benefitId,
-          subBenefits.map((sub) => ({
-            code: sub.sub_benefit_code,
-            description: sub.sub_benefit_description ?? null,
-            limit: sub.limit,
-          })),
-        );
+        await templateRepo.insertSubBenefits(tx, actor.tenantId, benefitId, subBenefits);
         await recordAudit(tx, actor, {
           action: "policy-template.benefit.create",
           entityType: "policy-template",
@@ -154,13 +145,7 @@ export async function addSubBenefit(db: Db, actor: TenantActor, input: SubBenefi
       db.transaction(async (tx) => {
         if (input.benefit_description)
           await templateRepo.describeBenefitIfBlank(tx, benefit.id, input.benefit_description);
-        await templateRepo.insertSubBenefits(tx, actor.tenantId, benefit.id, [
-          {
-            code: input.sub_benefit_code,
-            description: input.sub_benefit_description ?? null,
-            limit: input.limit,
-          },
-        ]);
+        await templateRepo.insertSubBenefits(tx, actor.tenantId, benefit.id, [input]);
         await recordAudit(tx, actor, {
           action: "policy-template.sub-benefit.create",
           entityType: "policy-template",
