@@ -28,8 +28,14 @@ export function sqlLiteral(value: Scalar | unknown): string | undefined {
   return value.includes("\\") ? `E${quoted.replaceAll("\\", "\\\\")}` : quoted;
 }
 
+/** a statement seen this often inside transactions is prepared, once they are over */
+const PREPARE_AFTER_USES = 2;
+
 export function createStatementCache(pg: PGlite) {
   const names = new Map<string, Promise<string | undefined>>();
+  /** texts run inside transactions, and the names of those already prepared */
+  const seenInTransactions = new Map<string, number>();
+  const ready = new Map<string, string>();
 
   const nameFor = (text: string): Promise<string | undefined> => {
     let name = names.get(text);
@@ -38,7 +44,10 @@ export function createStatementCache(pg: PGlite) {
       const candidate = `mizan_${names.size + 1}`;
       // a text that cannot be prepared (or fails to) simply keeps the ordinary path
       name = pg.exec(`PREPARE ${candidate} AS ${text}`).then(
-        () => candidate,
+        () => {
+          ready.set(text, candidate);
+          return candidate;
+        },
         () => undefined,
       );
       names.set(text, name);
@@ -46,18 +55,50 @@ export function createStatementCache(pg: PGlite) {
     return name;
   };
 
-  /** runs `text` through its prepared statement; undefined when it must take the ordinary path */
-  return async function executePrepared<T>(
-    text: string,
-    params: readonly unknown[],
-  ): Promise<T[] | undefined> {
-    const literals = params.map(sqlLiteral);
-    if (literals.some((literal) => literal === undefined)) return undefined;
-    const name = await nameFor(text);
-    if (name === undefined) return undefined;
-    const result = await pg.query<T>(
-      literals.length > 0 ? `EXECUTE ${name}(${literals.join(", ")})` : `EXECUTE ${name}`,
-    );
-    return result.rows;
+  const execute = async <T>(target: Pick<PGlite, "query">, name: string, literals: string[]) =>
+    (
+      await target.query<T>(
+        literals.length > 0 ? `EXECUTE ${name}(${literals.join(", ")})` : `EXECUTE ${name}`,
+      )
+    ).rows;
+
+  return {
+    /** runs `text` through its prepared statement (preparing it first); undefined: take the ordinary path */
+    async executePrepared<T>(text: string, params: readonly unknown[]): Promise<T[] | undefined> {
+      const literals = params.map(sqlLiteral);
+      if (literals.some((literal) => literal === undefined)) return undefined;
+      const name = await nameFor(text);
+      if (name === undefined) return undefined;
+      return execute<T>(pg, name, literals as string[]);
+    },
+
+    /**
+     * Inside a transaction: runs `text` prepared when it already is, and otherwise notes it, so that a
+     * statement transactions keep running is prepared once they are over (PREPARE is never run inside
+     * one, where its failure would abort the caller's transaction). Undefined: take the ordinary path.
+     */
+    async executeInTransaction<T>(
+      tx: Pick<PGlite, "query">,
+      text: string,
+      params: readonly unknown[],
+    ): Promise<T[] | undefined> {
+      const name = ready.get(text);
+      if (name === undefined) {
+        if (!names.has(text)) seenInTransactions.set(text, (seenInTransactions.get(text) ?? 0) + 1);
+        return undefined;
+      }
+      const literals = params.map(sqlLiteral);
+      if (literals.some((literal) => literal === undefined)) return undefined;
+      return execute<T>(tx, name, literals as string[]);
+    },
+
+    /** prepares what transactions ran often enough; call it outside transactions */
+    async prepareSeen(): Promise<void> {
+      for (const [text, uses] of seenInTransactions) {
+        if (uses < PREPARE_AFTER_USES) continue;
+        seenInTransactions.delete(text);
+        await nameFor(text);
+      }
+    },
   };
 }

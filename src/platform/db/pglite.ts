@@ -19,15 +19,22 @@ export async function openPglite(dataDir: string | undefined): Promise<Db> {
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
   const pg = await PGlite.create({ dataDir, parsers });
   let writes = 0;
-  const executePrepared = createStatementCache(pg);
+  const statements = createStatementCache(pg);
   /**
-   * Reads outside transactions run prepared. Writes, and everything inside a transaction (where a
-   * failing PREPARE would abort the caller's transaction), keep the ordinary path.
+   * Reads outside transactions run prepared. Inside transactions, statements prepared already run
+   * prepared, and those run repeatedly are prepared after the transaction (see the statement cache).
+   * Writes outside transactions keep the ordinary path.
    */
   const run = async <T>(target: PGlite | Transaction, text: string, params?: readonly unknown[]) => {
-    if (WRITE.test(text)) writes++;
-    else if (target === pg && params !== undefined && params.length > 0) {
-      const rows = await executePrepared<T>(text, params);
+    const write = WRITE.test(text);
+    if (write) writes++;
+    if (params !== undefined && params.length > 0) {
+      const rows =
+        target !== pg
+          ? await statements.executeInTransaction<T>(target, text, params)
+          : write
+            ? undefined
+            : await statements.executePrepared<T>(text, params);
       if (rows !== undefined) return rows;
     }
     return (await target.query<T>(text, params as unknown[] | undefined)).rows;
@@ -40,15 +47,20 @@ export async function openPglite(dataDir: string | undefined): Promise<Db> {
     exec: async (script) => {
       await pg.exec(script);
     },
-    transaction: (fn) =>
-      pg.transaction((tx) =>
-        fn({
-          query: (text, params) => run(tx, text, params),
-          exec: async (script) => {
-            await tx.exec(script);
-          },
-        }),
-      ),
+    transaction: async (fn) => {
+      try {
+        return await pg.transaction((tx) =>
+          fn({
+            query: (text, params) => run(tx, text, params),
+            exec: async (script) => {
+              await tx.exec(script);
+            },
+          }),
+        );
+      } finally {
+        await statements.prepareSeen();
+      }
+    },
     close: () => pg.close(),
   };
 }
