@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
-import { fromPglite, type JobWithMetadata, PgBoss } from "pg-boss";
+import { fromPglite, type JobResult, type JobWithMetadata, PgBoss } from "pg-boss";
 import type { Db, Queryable } from "../db/db.js";
 
 /** Enqueues background work. */
@@ -11,7 +11,12 @@ export interface JobQueue {
    * Enqueues inside the caller's transaction: the job exists exactly when the change that asked for it
    * commits, so no change is left without its job and no job runs for a change that was rolled back.
    */
-  send(tx: Queryable, queue: string, data: object): Promise<string>;
+  send(tx: Queryable, queue: string, data: object, options?: SendOptions): Promise<string>;
+}
+
+export interface SendOptions {
+  /** not before this time (a retry's backoff) */
+  startAfter?: Date;
 }
 
 export interface JobContext {
@@ -33,6 +38,18 @@ export interface JobDefinition<T extends object = object> {
    * job is handed to the next worker after this many seconds without a heartbeat.
    */
   heartbeatSeconds: number;
+  /** pg-boss's own backoff between retries starts at this many seconds (default 5) */
+  retryDelaySeconds?: number;
+  /**
+   * Jobs one worker fetches and works at once (default 1). A full batch makes the worker fetch again at
+   * once, so a backlog drains at full speed instead of one batch per polling interval.
+   */
+  batchSize?: number;
+  /**
+   * Jobs of a batch with the same key run one after another, in `position` order; other keys run
+   * concurrently. Without it, a batch's jobs all run concurrently.
+   */
+  orderOf?(data: T): { key: string; position: number } | undefined;
   handle(data: T, context: JobContext): Promise<void>;
   /** called once, when the last attempt has failed: the job's own record must then say so */
   giveUp(data: T, error: unknown, context: JobContext): Promise<void>;
@@ -91,44 +108,90 @@ export function createJobRunner(options: JobOptions): JobRunner {
   let started = false;
 
   const queue: JobQueue = {
-    async send(tx, name, data) {
-      const id = await boss.send(name, data, { db: inTransaction(tx) });
+    async send(tx, name, data, sendOptions = {}) {
+      const id = await boss.send(name, data, { db: inTransaction(tx), ...sendOptions });
       if (id === null) throw new Error(`job queue ${name} refused a job`);
       return id;
     },
   };
 
+  function contextOf(job: JobWithMetadata<object>, log: FastifyBaseLogger): JobContext {
+    return {
+      db,
+      jobs: queue,
+      // the request that asked for the job, so its log lines join the request's
+      log: log.child({ job: job.id, queue: job.name, reqId: (job.data as { requestId?: string }).requestId }),
+      attempt: job.retryCount,
+      signal: job.signal,
+    };
+  }
+
+  /** one job's attempt; after its last attempt fails, the definition records that it gave up */
+  async function run(
+    definition: JobDefinition<object>,
+    job: JobWithMetadata<object>,
+    log: FastifyBaseLogger,
+  ) {
+    const context = contextOf(job, log);
+    try {
+      await definition.handle(job.data, context);
+    } catch (error) {
+      context.log.error({ err: error, attempt: job.retryCount }, "job attempt failed");
+      if (job.retryCount >= job.retryLimit) await definition.giveUp(job.data, error, context);
+      throw error;
+    }
+  }
+
+  /** a batch's jobs, each settled on its own: one failing job is retried without its neighbours */
+  async function runBatch(
+    definition: JobDefinition<object>,
+    jobs: JobWithMetadata<object>[],
+    log: FastifyBaseLogger,
+  ): Promise<JobResult[]> {
+    const lanes = new Map<string, { position: number; job: JobWithMetadata<object> }[]>();
+    jobs.forEach((job, index) => {
+      const order = definition.orderOf?.(job.data) ?? { key: `#${index}`, position: 0 };
+      const lane = lanes.get(order.key) ?? [];
+      lane.push({ position: order.position, job });
+      lanes.set(order.key, lane);
+    });
+    const results: JobResult[] = [];
+    await Promise.all(
+      [...lanes.values()].map(async (lane) => {
+        for (const { job } of lane.sort((a, b) => a.position - b.position)) {
+          try {
+            await run(definition, job, log);
+            results.push({ id: job.id, status: "completed" });
+          } catch (error) {
+            results.push({ id: job.id, status: "failed", output: { message: String(error) } });
+          }
+        }
+      }),
+    );
+    return results;
+  }
+
   async function work(definition: JobDefinition<object>, log: FastifyBaseLogger) {
+    const polling = {
+      includeMetadata: true,
+      localConcurrency: options.concurrency,
+      pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
+    } as const;
+    const batchSize = definition.batchSize ?? 1;
+    if (batchSize === 1) {
+      await boss.work(
+        definition.queue,
+        { ...polling, batchSize: 1 },
+        async ([job]: JobWithMetadata<object>[]) => {
+          if (job !== undefined) await run(definition, job, log);
+        },
+      );
+      return;
+    }
     await boss.work(
       definition.queue,
-      {
-        batchSize: 1,
-        includeMetadata: true,
-        localConcurrency: options.concurrency,
-        pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
-      },
-      async ([job]: JobWithMetadata<object>[]) => {
-        if (job === undefined) return;
-        const context: JobContext = {
-          db,
-          jobs: queue,
-          // the request that asked for the job, so its log lines join the request's
-          log: log.child({
-            job: job.id,
-            queue: job.name,
-            reqId: (job.data as { requestId?: string }).requestId,
-          }),
-          attempt: job.retryCount,
-          signal: job.signal,
-        };
-        try {
-          await definition.handle(job.data, context);
-        } catch (error) {
-          context.log.error({ err: error, attempt: job.retryCount }, "job attempt failed");
-          if (job.retryCount >= job.retryLimit) await definition.giveUp(job.data, error, context);
-          throw error;
-        }
-      },
+      { ...polling, batchSize, perJobResults: true, burstWhenBatchFull: true },
+      (jobs: JobWithMetadata<object>[]) => runBatch(definition, jobs, log),
     );
   }
 
@@ -141,7 +204,7 @@ export function createJobRunner(options: JobOptions): JobRunner {
       for (const definition of options.definitions as readonly JobDefinition<object>[]) {
         await boss.createQueue(definition.queue, {
           retryLimit: definition.retryLimit,
-          retryDelay: 5,
+          retryDelay: definition.retryDelaySeconds ?? 5,
           retryBackoff: true,
           retryDelayMax: 300,
           heartbeatSeconds: definition.heartbeatSeconds,
