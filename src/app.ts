@@ -18,6 +18,7 @@ import { priceListRoutes } from "./modules/price-lists/routes.js";
 import { providerRoutes } from "./modules/providers/routes.js";
 import { createApiKeyAuthenticator } from "./modules/tenants/service.js";
 import { userRoutes } from "./modules/users/routes.js";
+import { webhookRoutes } from "./modules/webhooks/routes.js";
 import type { Db } from "./platform/db/db.js";
 import { registerErrorHandler } from "./platform/http/error-handler.js";
 import { createRateLimiter } from "./platform/http/rate-limit.js";
@@ -111,8 +112,9 @@ export async function buildApp(config: Config, db: Db, jobs: JobQueue): Promise<
         policyBulkRoutes,
         priceListRoutes,
         healthDeclarationRoutes,
+        webhookRoutes,
       ]) {
-        await tenantApi.register(routes, { db, jobs });
+        await tenantApi.register(routes, { db, jobs, config });
       }
     },
     { prefix: API_PREFIX },

@@ -23,11 +23,23 @@ export interface Config {
   adminToken: string | undefined;
   workers: number;
   publicUrl: string;
-  webhookDenyPrivate: boolean;
+  webhooks: WebhookSettings;
   tls: { cert: string; key: string } | undefined;
   /** requests per minute per credential; 0 = off */
   rateLimit: number;
   logLevel: LogLevel;
+}
+
+/** how webhook deliveries are made and retried (CONTRACT.md section 7) */
+export interface WebhookSettings {
+  /** refuse targets that resolve to loopback or private addresses, at registration and at each delivery */
+  denyPrivate: boolean;
+  /** no complete answer within this many milliseconds is a failed attempt */
+  timeoutMs: number;
+  /** the first retry's delay; each later one doubles it (capped at 6 hours), all with jitter */
+  firstRetryMs: number;
+  /** a delivery is retried until this many seconds have passed since its first attempt, then given up */
+  retryWindowSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -131,7 +143,12 @@ export function loadConfig(env: Env = process.env): Config {
     adminToken: secret("MIZAN_ADMIN_TOKEN", 16),
     workers: integer("MIZAN_WORKERS", 1, 0, 64),
     publicUrl: publicUrl.replace(/\/+$/, ""),
-    webhookDenyPrivate: denyPrivate === "1",
+    webhooks: {
+      denyPrivate: denyPrivate === "1",
+      timeoutMs: integer("MIZAN_WEBHOOK_TIMEOUT_MS", 10_000, 100, 120_000),
+      firstRetryMs: integer("MIZAN_WEBHOOK_RETRY_FIRST_MS", 5_000, 10, 3_600_000),
+      retryWindowSeconds: integer("MIZAN_WEBHOOK_RETRY_WINDOW_S", 86_400, 1, 30 * 86_400),
+    },
     tls,
     rateLimit: integer("MIZAN_RATE_LIMIT", 120_000, 0, 100_000_000),
     logLevel: oneOf("LOG_LEVEL", LOG_LEVELS, "info"),

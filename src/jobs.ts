@@ -1,5 +1,9 @@
+import type { Config } from "./config.js";
 import { bulkImportJob } from "./modules/policy-bulk/job.js";
+import { eventDeliveryJob } from "./platform/events/delivery-job.js";
 import type { JobDefinition } from "./platform/jobs/queue.js";
 
 /** every background job of the product, as app.ts lists every area's routes */
-export const JOB_DEFINITIONS: readonly JobDefinition<never>[] = [bulkImportJob];
+export function jobDefinitions(config: Pick<Config, "webhooks">): readonly JobDefinition<never>[] {
+  return [bulkImportJob, eventDeliveryJob(config.webhooks)];
+}

@@ -1,6 +1,6 @@
 import { type App, buildApp } from "./app.js";
 import type { Config } from "./config.js";
-import { JOB_DEFINITIONS } from "./jobs.js";
+import { jobDefinitions } from "./jobs.js";
 import { ensureBootstrapTenant } from "./modules/tenants/service.js";
 import type { Db } from "./platform/db/db.js";
 import { startEmbeddedMaintenance } from "./platform/db/maintenance.js";
@@ -32,7 +32,7 @@ export async function startServer(
       db,
       databaseUrl: config.databaseUrl,
       concurrency: config.workers,
-      definitions: JOB_DEFINITIONS,
+      definitions: jobDefinitions(config),
     });
     const app = await buildApp(config, db, jobs.queue);
     await jobs.start(app.log);

@@ -1,6 +1,6 @@
 import { type Logger, pino } from "pino";
 import type { Config } from "./config.js";
-import { JOB_DEFINITIONS } from "./jobs.js";
+import { jobDefinitions } from "./jobs.js";
 import { startEmbeddedMaintenance } from "./platform/db/maintenance.js";
 import { migrate } from "./platform/db/migrate.js";
 import { openDatabase } from "./platform/db/open.js";
@@ -25,7 +25,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
       databaseUrl: config.databaseUrl,
       // MIZAN_WORKERS=0 makes API-only nodes; a worker process always works
       concurrency: Math.max(1, config.workers),
-      definitions: JOB_DEFINITIONS,
+      definitions: jobDefinitions(config),
     });
     await jobs.start(log);
     const stopMaintenance = await startEmbeddedMaintenance(db, log);

@@ -19,7 +19,12 @@ describe("configuration", () => {
     assert.equal(config.adminToken, undefined);
     assert.equal(config.workers, 1);
     assert.equal(config.publicUrl, "http://localhost:8080");
-    assert.equal(config.webhookDenyPrivate, false);
+    assert.deepEqual(config.webhooks, {
+      denyPrivate: false,
+      timeoutMs: 10_000,
+      firstRetryMs: 5_000,
+      retryWindowSeconds: 86_400,
+    });
     assert.equal(config.tls, undefined);
     assert.equal(config.rateLimit, 120_000);
     assert.equal(config.logLevel, "info");
@@ -38,6 +43,9 @@ describe("configuration", () => {
       MIZAN_WORKERS: "0",
       MIZAN_PUBLIC_URL: "https://mizan.example.sa/",
       MIZAN_WEBHOOK_DENY_PRIVATE: "1",
+      MIZAN_WEBHOOK_TIMEOUT_MS: "2000",
+      MIZAN_WEBHOOK_RETRY_FIRST_MS: "250",
+      MIZAN_WEBHOOK_RETRY_WINDOW_S: "3600",
       MIZAN_RATE_LIMIT: "0",
       LOG_LEVEL: "warn",
     });
@@ -45,7 +53,12 @@ describe("configuration", () => {
     assert.equal(config.bootstrap.mode, "lightweight");
     assert.equal(config.workers, 0);
     assert.equal(config.publicUrl, "https://mizan.example.sa");
-    assert.equal(config.webhookDenyPrivate, true);
+    assert.deepEqual(config.webhooks, {
+      denyPrivate: true,
+      timeoutMs: 2_000,
+      firstRetryMs: 250,
+      retryWindowSeconds: 3_600,
+    });
     assert.equal(config.rateLimit, 0);
   });
 

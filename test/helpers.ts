@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { type App, buildApp } from "../src/app.js";
 import { type Config, loadConfig } from "../src/config.js";
-import { JOB_DEFINITIONS } from "../src/jobs.js";
+import { jobDefinitions } from "../src/jobs.js";
 import { createTenant } from "../src/modules/tenants/service.js";
 import { listAuditForEntity } from "../src/platform/audit/audit.js";
 import type { Db } from "../src/platform/db/db.js";
@@ -24,8 +24,21 @@ export function uniqueName(prefix = "t"): string {
   return `${prefix}-${randomUUID().slice(0, 12)}`;
 }
 
+/**
+ * What every test process and every process a test starts runs with. On PostgreSQL the suite's
+ * processes share one job queue, so any of them may deliver another's webhook events: all of them
+ * retry on the same short schedule (200 ms doubling, given up after 3 s) and wait 1.5 s for an answer.
+ */
+export const TEST_ENV: Record<string, string> = {
+  LOG_LEVEL: "silent",
+  MIZAN_RATE_LIMIT: "0",
+  MIZAN_WEBHOOK_TIMEOUT_MS: "1500",
+  MIZAN_WEBHOOK_RETRY_FIRST_MS: "200",
+  MIZAN_WEBHOOK_RETRY_WINDOW_S: "3",
+};
+
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({ LOG_LEVEL: "silent", MIZAN_RATE_LIMIT: "0", ...overrides });
+  return loadConfig({ ...TEST_ENV, ...overrides });
 }
 
 export interface TenantClient {
@@ -65,14 +78,15 @@ export async function startTestApp(
   options: { workers?: number } = {},
 ): Promise<TestContext> {
   const db = await openTestDb();
+  const config = testConfig(env);
   const jobs = createJobRunner({
     db,
     databaseUrl: TEST_DATABASE_URL,
     concurrency: options.workers ?? 1,
-    definitions: JOB_DEFINITIONS,
+    definitions: jobDefinitions(config),
     pollingIntervalSeconds: 0.5,
   });
-  const app = await buildApp(testConfig(env), db, jobs.queue);
+  const app = await buildApp(config, db, jobs.queue);
   await jobs.start(app.log);
   await app.ready();
   const newTenant = async (mode: "standard" | "lightweight" = "standard"): Promise<TenantClient> => {

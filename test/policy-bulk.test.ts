@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import { JOB_DEFINITIONS } from "../src/jobs.js";
+import { jobDefinitions } from "../src/jobs.js";
 import { bulkImportJob } from "../src/modules/policy-bulk/job.js";
 import { bulkJobRepo } from "../src/modules/policy-bulk/repo.js";
 import { BULK_IMPORT_QUEUE, CHUNK_SIZE } from "../src/modules/policy-bulk/service.js";
@@ -14,6 +14,7 @@ import {
   TEST_DATABASE_URL,
   type TenantClient,
   type TestContext,
+  testConfig,
 } from "./helpers.js";
 import {
   bulkPatient,
@@ -383,7 +384,7 @@ describe("bulk import job resumes after its worker stops mid-job", () => {
       db: ctx.db,
       databaseUrl: TEST_DATABASE_URL,
       concurrency: 1,
-      definitions: JOB_DEFINITIONS,
+      definitions: jobDefinitions(testConfig()),
       pollingIntervalSeconds: 0.5,
     });
     await worker.start(ctx.app.log);

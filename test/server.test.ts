@@ -1,64 +1,16 @@
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
-import { TEST_DATABASE_URL, uniqueName } from "./helpers.js";
-
-const CLI = [process.execPath, "--import", "tsx", "src/cli.ts"];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
-
-interface Served {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-/** runs `mizan serve` as a real process and waits until it answers /healthz */
-async function serve(env: Record<string, string>, port: number): Promise<Served> {
-  const child = spawn(CLI[0] as string, [...CLI.slice(1), "serve"], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout?.on("data", (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on("data", (chunk) => {
-    output += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  for (let attempt = 0; attempt < 200; attempt++) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
-      if (res.ok) return { child, output: () => output, exited };
-    } catch {
-      // not listening yet
-    }
-    if (child.exitCode !== null) break;
-    await sleep(100);
-  }
-  child.kill("SIGKILL");
-  throw new Error(`mizan serve did not come up:\n${output}`);
-}
+import { TEST_DATABASE_URL, TEST_ENV, uniqueName } from "./helpers.js";
+import { CLI, freePort, serve } from "./processes.js";
 
 function cli(args: string[], env: Record<string, string>) {
   return spawnSync(CLI[0] as string, [...CLI.slice(1), ...args], {
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...TEST_ENV, ...env },
     encoding: "utf8",
   });
 }

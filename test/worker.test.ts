@@ -5,14 +5,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { JOB_DEFINITIONS } from "../src/jobs.js";
+import { jobDefinitions } from "../src/jobs.js";
 import { startBulkImport } from "../src/modules/policy-bulk/service.js";
 import { createTenant } from "../src/modules/tenants/service.js";
 import type { Db } from "../src/platform/db/db.js";
 import { migrate } from "../src/platform/db/migrate.js";
 import { openDatabase } from "../src/platform/db/open.js";
 import { createJobRunner } from "../src/platform/jobs/queue.js";
-import { silentLog, TEST_DATABASE_URL, uniqueName } from "./helpers.js";
+import { silentLog, TEST_DATABASE_URL, TEST_ENV, testConfig, uniqueName } from "./helpers.js";
 import { bulkPatient } from "./policy-fixtures.js";
 
 const CLI = [process.execPath, "--import", "tsx", "src/cli.ts"];
@@ -38,7 +38,7 @@ describe("mizan worker", () => {
       db,
       databaseUrl: TEST_DATABASE_URL,
       concurrency: 0,
-      definitions: JOB_DEFINITIONS,
+      definitions: jobDefinitions(testConfig()),
     });
     await accepted.start(silentLog);
     const { tenant } = await createTenant(
@@ -72,6 +72,7 @@ describe("mizan worker", () => {
 
     const env = {
       ...process.env,
+      ...TEST_ENV,
       LOG_LEVEL: "info",
       MIZAN_DATA_DIR: dataDir,
       ...(TEST_DATABASE_URL ? { DATABASE_URL: TEST_DATABASE_URL } : {}),

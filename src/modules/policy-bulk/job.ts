@@ -1,7 +1,7 @@
 import { recordAudit } from "../../platform/audit/audit.js";
 import type { Db } from "../../platform/db/db.js";
 import { emitEvent } from "../../platform/events/outbox.js";
-import type { JobContext, JobDefinition } from "../../platform/jobs/queue.js";
+import type { JobContext, JobDefinition, JobQueue } from "../../platform/jobs/queue.js";
 import { networkRepo } from "../networks/repo.js";
 import { importPatients, retryRaced } from "./import.js";
 import { bulkJobRepo } from "./repo.js";
@@ -23,6 +23,7 @@ function actorOf(tenantId: number, actor: string | null, requestId: string | nul
  */
 async function finishJob(
   db: Db,
+  jobs: JobQueue,
   jobId: string,
   status: "completed" | "failed",
   lastError: string | null,
@@ -32,10 +33,11 @@ async function finishJob(
     const job = await bulkJobRepo.findForWorker(tx, jobId);
     if (job === undefined) return false;
     const summary = await presentBulkJob(tx, job);
-    await emitEvent(tx, job.tenant_id, {
+    await emitEvent(tx, jobs, job.tenant_id, {
       hookType: "POLICY",
       eventType: "POLICY",
       data: { type: "BULK_PATIENT_IMPORT", ...summary },
+      subject: `policy-bulk-job:${jobId}`,
       requestId: job.request_id ?? undefined,
     });
     await recordAudit(tx, actorOf(job.tenant_id, job.actor, job.request_id), {
@@ -81,7 +83,7 @@ async function runBulkImport(data: BulkImportJobData, context: JobContext): Prom
     if (!(await retryRaced(importNextChunk))) break;
   }
   if ((await bulkJobRepo.countChunks(db, job.id)) > 0) return; // another attempt holds the rest
-  if (await finishJob(db, job.id, "completed", null))
+  if (await finishJob(db, context.jobs, job.id, "completed", null))
     log.info({ bulkJob: job.id, received: job.received }, "bulk import completed");
 }
 
@@ -101,6 +103,6 @@ export const bulkImportJob: JobDefinition<BulkImportJobData> = {
   },
   async giveUp(data, error, context) {
     const message = error instanceof Error ? error.message : String(error);
-    await finishJob(context.db, data.jobId, "failed", message);
+    await finishJob(context.db, context.jobs, data.jobId, "failed", message);
   },
 };

@@ -1,40 +1,148 @@
 import type { Queryable } from "../db/db.js";
+import type { JobQueue } from "../jobs/queue.js";
 
-/** the spec's webhook hook types an event is delivered to (besides BOTH, which takes CLAIM and PRE_AUTH) */
-export type HookType =
-  | "CLAIM"
-  | "PRE_AUTH"
-  | "POLICY"
-  | "PRE_AUTH_RESULT"
-  | "COMMUNICATION"
-  | "REOPENED"
-  | "REFERRED";
+/** the spec's webhook hook types */
+export const HOOK_TYPES = [
+  "CLAIM",
+  "PRE_AUTH",
+  "BOTH",
+  "POLICY",
+  "PRE_AUTH_RESULT",
+  "COMMUNICATION",
+  "REOPENED",
+  "REFERRED",
+] as const;
+export type HookType = (typeof HOOK_TYPES)[number];
+
+/**
+ * the hook types an event is emitted under (CLAIM, PRE_AUTH and BOTH select by the request's transaction
+ * type; PING is the test event, sent to one webhook)
+ */
+export type EventHookType = "POLICY" | "PRE_AUTH_RESULT" | "COMMUNICATION" | "REOPENED" | "REFERRED" | "PING";
+
+export const DELIVERY_QUEUE = "event-delivery";
 
 export interface OutboxEvent {
-  hookType: HookType;
+  hookType: EventHookType;
   eventType: string;
   data: Record<string, unknown>;
+  /**
+   * What the event is about (`prior-auth:<transaction_id>`, `batch:<id>`): events of one subject reach
+   * each webhook in the order they were emitted. Omitted: no ordering with other events.
+   */
+  subject?: string;
+  /** a prior-authorization event's transaction type: PRE_AUTH (PREAUTH) or CLAIM webhooks, and BOTH, also get it */
+  transactionType?: "PREAUTH" | "CLAIM";
   requestId?: string | undefined;
 }
 
-/**
- * Stores an event in the outbox, inside the transaction of the change that causes it: the event exists
- * exactly when the change commits. Delivery to the tenant's webhooks reads the outbox.
- */
-export async function emitEvent(tx: Queryable, tenantId: number, event: OutboxEvent): Promise<string> {
-  const rows = await tx.query<{ id: string }>(
-    `INSERT INTO events (tenant_id, hook_type, event_type, data, request_id) VALUES ($1, $2, $3, $4, $5)
-     RETURNING id`,
-    [tenantId, event.hookType, event.eventType, JSON.stringify(event.data), event.requestId ?? null],
-  );
-  return (rows[0] as { id: string }).id;
+/** the job that delivers one event to one webhook; `attempt` is the attempt it makes (1 first) */
+export interface DeliveryJobData {
+  deliveryId: number;
+  attempt: number;
+  webhookId: number;
+  subject: string | null;
+  seq: number;
+  requestId?: string;
 }
 
-/** the tenant's events, oldest first (what delivery and tests read) */
-export function listEvents(db: Queryable, tenantId: number, hookType?: HookType) {
+/** the webhooks' hook types that receive an event */
+export function audienceOf(event: Pick<OutboxEvent, "hookType" | "transactionType">): string[] {
+  if (event.transactionType === undefined) return [event.hookType];
+  return [event.hookType, event.transactionType === "CLAIM" ? "CLAIM" : "PRE_AUTH", "BOTH"];
+}
+
+interface StoredEvent {
+  id: string;
+  seq: number;
+}
+
+async function storeEvent(tx: Queryable, tenantId: number, event: OutboxEvent): Promise<StoredEvent> {
+  const rows = await tx.query<StoredEvent>(
+    `INSERT INTO events (tenant_id, hook_type, event_type, data, subject, request_id)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, seq`,
+    [
+      tenantId,
+      event.hookType,
+      event.eventType,
+      JSON.stringify(event.data),
+      event.subject ?? null,
+      event.requestId ?? null,
+    ],
+  );
+  return rows[0] as StoredEvent;
+}
+
+/** a delivery row per chosen webhook and the job that makes its first attempt */
+async function enqueueDeliveries(
+  tx: Queryable,
+  jobs: JobQueue,
+  tenantId: number,
+  stored: StoredEvent,
+  event: OutboxEvent,
+  webhooks: { where: string; param: unknown },
+): Promise<number[]> {
+  const deliveries = await tx.query<{ id: number; webhook_id: number }>(
+    `INSERT INTO event_deliveries (tenant_id, event_id, event_seq, subject, webhook_id)
+     SELECT $1, $2, $3, $4, w.id FROM webhooks w
+     WHERE w.tenant_id = $1 AND w.is_active AND ${webhooks.where} ORDER BY w.id
+     RETURNING id, webhook_id`,
+    [tenantId, stored.id, stored.seq, event.subject ?? null, webhooks.param],
+  );
+  for (const delivery of deliveries) {
+    const data: DeliveryJobData = {
+      deliveryId: delivery.id,
+      attempt: 1,
+      webhookId: delivery.webhook_id,
+      subject: event.subject ?? null,
+      seq: stored.seq,
+      ...(event.requestId === undefined ? {} : { requestId: event.requestId }),
+    };
+    await jobs.send(tx, DELIVERY_QUEUE, data);
+  }
+  return deliveries.map((delivery) => delivery.id);
+}
+
+/**
+ * Stores an event and its deliveries to the tenant's active webhooks of a matching hook type, inside
+ * the transaction of the change that causes it: the event and its delivery jobs exist exactly when the
+ * change commits. Every module emits through this.
+ */
+export async function emitEvent(
+  tx: Queryable,
+  jobs: JobQueue,
+  tenantId: number,
+  event: OutboxEvent,
+): Promise<string> {
+  const stored = await storeEvent(tx, tenantId, event);
+  await enqueueDeliveries(tx, jobs, tenantId, stored, event, {
+    where: "w.hook_type = ANY($5::text[])",
+    param: audienceOf(event),
+  });
+  return stored.id;
+}
+
+/** an event for one webhook only, whatever its hook type (the signed test ping) */
+export async function emitEventTo(
+  tx: Queryable,
+  jobs: JobQueue,
+  tenantId: number,
+  webhookId: number,
+  event: OutboxEvent,
+): Promise<{ eventId: string; deliveryId: number | undefined }> {
+  const stored = await storeEvent(tx, tenantId, event);
+  const [deliveryId] = await enqueueDeliveries(tx, jobs, tenantId, stored, event, {
+    where: "w.id = $5",
+    param: webhookId,
+  });
+  return { eventId: stored.id, deliveryId };
+}
+
+/** the tenant's events, oldest first */
+export function listEvents(db: Queryable, tenantId: number, hookType?: EventHookType) {
   return db.query<{ id: string; hook_type: string; event_type: string; data: Record<string, unknown> }>(
     `SELECT id, hook_type, event_type, data FROM events
-     WHERE tenant_id = $1 AND ($2::text IS NULL OR hook_type = $2) ORDER BY created_at, id`,
+     WHERE tenant_id = $1 AND ($2::text IS NULL OR hook_type = $2) ORDER BY seq`,
     [tenantId, hookType ?? null],
   );
 }

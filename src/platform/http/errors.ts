@@ -41,6 +41,9 @@ export const ERROR_REGISTRY = {
   // price lists
   E_EPL_01: { status: 404, message: "Price list not found" },
   E_EPI_01: { status: 404, message: "Price item not found" },
+  // webhooks (the spec gives their statuses only)
+  E_WEBHOOK_NOT_FOUND_404: { status: 404, message: "Webhook not found" },
+  E_WEBHOOK_INACTIVE_409: { status: 409, message: "Webhook is not active" },
   // reviewer users (CONTRACT.md section 6)
   E_USER_NOT_FOUND_404: { status: 404, message: "User not found" },
   // operator API

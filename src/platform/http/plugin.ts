@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyInstance, RouteOptions } from "fastify";
+import type { Config } from "../../config.js";
 import type { Db } from "../db/db.js";
 import type { JobQueue } from "../jobs/queue.js";
 import type { ErrorShape } from "./errors.js";
@@ -8,6 +9,7 @@ import type { ErrorShape } from "./errors.js";
 export interface ModuleDeps {
   db: Db;
   jobs: JobQueue;
+  config: Config;
 }
 
 export type ModuleRoutes = FastifyPluginAsyncTypebox<ModuleDeps>;

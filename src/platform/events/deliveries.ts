@@ -1,0 +1,193 @@
+import type { Queryable } from "../db/db.js";
+import { selectPage } from "../db/sql.js";
+
+export type DeliveryStatus = "pending" | "delivered" | "failed" | "cancelled";
+
+/** a delivery with what its attempt sends: the stored event and the webhook it goes to */
+export interface DeliveryToAttempt {
+  id: number;
+  tenant_id: number;
+  status: DeliveryStatus;
+  attempts: number;
+  first_attempt_at: Date | null;
+  subject: string | null;
+  event_seq: number;
+  webhook_id: number;
+  event_id: string;
+  event_type: string;
+  event_created_at: Date;
+  /** the event's data exactly as stored */
+  data: string;
+  webhook_url: string;
+  secret_token: string | null;
+  is_active: boolean;
+}
+
+export interface AttemptRecord {
+  attempt: number;
+  attemptedAt: Date;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  nextAttemptAt: Date | null;
+}
+
+export interface DeliveryRow {
+  id: number;
+  event_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempts: number;
+  created_at: Date;
+  completed_at: Date | null;
+  next_attempt_at: Date;
+}
+
+export interface AttemptRow {
+  delivery_id: number;
+  attempt: number;
+  attempted_at: Date;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  next_attempt_at: Date | null;
+}
+
+export const deliveryRepo = {
+  async findToAttempt(db: Queryable, deliveryId: number): Promise<DeliveryToAttempt | undefined> {
+    const rows = await db.query<DeliveryToAttempt>(
+      `SELECT d.id, d.tenant_id, d.status, d.attempts, d.first_attempt_at, d.subject, d.event_seq, d.webhook_id,
+              e.id AS event_id, e.event_type, e.created_at AS event_created_at, e.data::text AS data,
+              w.webhook_url, w.secret_token, w.is_active
+       FROM event_deliveries d JOIN events e ON e.id = d.event_id JOIN webhooks w ON w.id = d.webhook_id
+       WHERE d.id = $1`,
+      [deliveryId],
+    );
+    return rows[0];
+  },
+
+  /** when the earliest delivery of the same subject to the same webhook that is still pending is due */
+  async findEarlierPending(db: Queryable, delivery: DeliveryToAttempt): Promise<Date | undefined> {
+    const rows = await db.query<{ next_attempt_at: Date }>(
+      `SELECT next_attempt_at FROM event_deliveries
+       WHERE webhook_id = $1 AND subject = $2 AND event_seq < $3 AND status = 'pending'
+       ORDER BY event_seq LIMIT 1`,
+      [delivery.webhook_id, delivery.subject, delivery.event_seq],
+    );
+    return rows[0]?.next_attempt_at;
+  },
+
+  /**
+   * Records an attempt and the delivery's resulting state. Only the attempt the delivery expects moves
+   * it (a job run twice records its attempt but changes nothing more); false when it did not.
+   */
+  async recordAttempt(
+    tx: Queryable,
+    deliveryId: number,
+    attempt: AttemptRecord,
+    status: DeliveryStatus,
+  ): Promise<boolean> {
+    const moved = await tx.query(
+      `UPDATE event_deliveries SET attempts = $2, first_attempt_at = COALESCE(first_attempt_at, $3),
+         status = $4, next_attempt_at = COALESCE($5, next_attempt_at),
+         completed_at = CASE WHEN $4 = 'pending' THEN NULL ELSE now() END
+       WHERE id = $1 AND attempts = $2 - 1 AND status = 'pending' RETURNING id`,
+      [deliveryId, attempt.attempt, attempt.attemptedAt, status, attempt.nextAttemptAt],
+    );
+    await tx.query(
+      `INSERT INTO event_delivery_attempts
+         (delivery_id, attempt, attempted_at, status_code, latency_ms, error, next_attempt_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [
+        deliveryId,
+        attempt.attempt,
+        attempt.attemptedAt,
+        attempt.statusCode,
+        attempt.latencyMs,
+        attempt.error,
+        attempt.nextAttemptAt,
+      ],
+    );
+    return moved.length > 0;
+  },
+
+  /**
+   * A run of this attempt stopped before recording it (its worker died, or the job failed afterwards):
+   * whether the receiver got it is unknown. Recorded so the history shows it; the attempt is made again.
+   */
+  async recordInterrupted(db: Queryable, deliveryId: number, attempt: number): Promise<void> {
+    await db.query(
+      `INSERT INTO event_delivery_attempts (delivery_id, attempt, attempted_at, latency_ms, error, next_attempt_at)
+       VALUES ($1, $2, now(), 0, $3, now())`,
+      [
+        deliveryId,
+        attempt,
+        "interrupted: an earlier run of this attempt stopped before its outcome was recorded",
+      ],
+    );
+  },
+
+  async cancel(db: Queryable, deliveryId: number): Promise<void> {
+    await db.query(
+      `UPDATE event_deliveries SET status = 'cancelled', completed_at = now() WHERE id = $1 AND status = 'pending'`,
+      [deliveryId],
+    );
+  },
+
+  /**
+   * Deactivates a webhook (removed by its tenant, or gone: the receiver answered 410) and cancels what
+   * was still to be delivered to it. False when it was inactive already.
+   */
+  async deactivateWebhook(
+    tx: Queryable,
+    tenantId: number,
+    webhookId: number,
+    reason: "removed" | "gone",
+  ): Promise<boolean> {
+    const changed = await tx.query(
+      `UPDATE webhooks SET is_active = false, deactivated_at = now(), deactivated_reason = $3
+       WHERE tenant_id = $1 AND id = $2 AND is_active RETURNING id`,
+      [tenantId, webhookId, reason],
+    );
+    if (changed.length === 0) return false;
+    await tx.query(
+      `UPDATE event_deliveries SET status = 'cancelled', completed_at = now()
+       WHERE webhook_id = $1 AND status = 'pending'`,
+      [webhookId],
+    );
+    return true;
+  },
+
+  /** a webhook's deliveries, newest first, each with every attempt */
+  async findPageForWebhook(
+    db: Queryable,
+    webhookId: number,
+    filter: { status?: DeliveryStatus | undefined; limit: number; skip: number },
+  ): Promise<{ total: number; rows: (DeliveryRow & { attempt_list: AttemptRow[] })[] }> {
+    const params: unknown[] = [webhookId];
+    let matches = `SELECT d.id, d.event_id, e.event_type, d.status, d.attempts, d.created_at, d.completed_at,
+                          d.next_attempt_at, -d.id AS newest_first
+                   FROM event_deliveries d JOIN events e ON e.id = d.event_id WHERE d.webhook_id = $1`;
+    if (filter.status !== undefined) {
+      params.push(filter.status);
+      matches += " AND d.status = $2";
+    }
+    const page = await selectPage<DeliveryRow>(db, matches, params, {
+      orderBy: "newest_first",
+      limit: filter.limit,
+      skip: filter.skip,
+    });
+    const attempts = await db.query<AttemptRow>(
+      `SELECT delivery_id, attempt, attempted_at, status_code, latency_ms, error, next_attempt_at
+       FROM event_delivery_attempts WHERE delivery_id = ANY($1::bigint[]) ORDER BY delivery_id, attempt, id`,
+      [page.rows.map((row) => row.id)],
+    );
+    return {
+      total: page.total,
+      rows: page.rows.map((row) => ({
+        ...row,
+        attempt_list: attempts.filter((attempt) => attempt.delivery_id === row.id),
+      })),
+    };
+  },
+};

@@ -1,0 +1,174 @@
+import type { WebhookSettings } from "../../config.js";
+import { recordAudit } from "../audit/audit.js";
+import type { Db } from "../db/db.js";
+import type { JobContext, JobDefinition } from "../jobs/queue.js";
+import { type DeliveryStatus, type DeliveryToAttempt, deliveryRepo } from "./deliveries.js";
+import { DELIVERY_QUEUE, type DeliveryJobData } from "./outbox.js";
+import { type PostOutcome, postDelivery } from "./post.js";
+import { deliveryHeaders } from "./signature.js";
+
+/** the longest wait between two attempts */
+const MAX_RETRY_DELAY_MS = 6 * 3600_000;
+/** a delivery waiting behind an earlier one of its subject that is being attempted right now looks again after */
+const BEHIND_IN_FLIGHT_MS = 1_000;
+
+/**
+ * The wait after failed attempt `attempt` (1 = the first): exponential from `firstRetryMs`, doubling,
+ * capped at 6 hours, each spread by +-25% so receivers that failed together are not retried together.
+ */
+export function retryDelayMs(attempt: number, firstRetryMs: number, random: number = Math.random()): number {
+  const base = Math.min(firstRetryMs * 2 ** Math.min(attempt - 1, 30), MAX_RETRY_DELAY_MS);
+  return Math.round(base * (0.75 + 0.5 * random));
+}
+
+/**
+ * The body of every attempt, byte for byte: the spec's envelope around the event's data as stored, so a
+ * retry carries the same bytes and the same signature input as the first attempt.
+ */
+export function envelopeOf(
+  delivery: Pick<DeliveryToAttempt, "event_type" | "event_id" | "event_created_at" | "data">,
+) {
+  return `{"event_type":${JSON.stringify(delivery.event_type)},"event_id":${JSON.stringify(delivery.event_id)},"timestamp":${JSON.stringify(delivery.event_created_at.toISOString())},"data":${delivery.data}}`;
+}
+
+/** what an attempt's outcome does to its delivery, and when the next attempt is due */
+function nextStep(
+  outcome: PostOutcome,
+  attempt: number,
+  firstAttemptAt: Date,
+  settings: WebhookSettings,
+  now: Date,
+): { status: DeliveryStatus; nextAttemptAt: Date | null } {
+  if (outcome.error === null) return { status: "delivered", nextAttemptAt: null };
+  if (outcome.statusCode === 410) return { status: "failed", nextAttemptAt: null };
+  if (now.getTime() - firstAttemptAt.getTime() >= settings.retryWindowSeconds * 1000)
+    return { status: "failed", nextAttemptAt: null };
+  return {
+    status: "pending",
+    nextAttemptAt: new Date(now.getTime() + retryDelayMs(attempt, settings.firstRetryMs)),
+  };
+}
+
+async function recordOutcome(
+  context: JobContext,
+  delivery: DeliveryToAttempt,
+  job: DeliveryJobData,
+  attemptedAt: Date,
+  outcome: PostOutcome,
+  settings: WebhookSettings,
+): Promise<void> {
+  const now = new Date();
+  const step = nextStep(outcome, job.attempt, delivery.first_attempt_at ?? attemptedAt, settings, now);
+  await context.db.transaction(async (tx) => {
+    const moved = await deliveryRepo.recordAttempt(
+      tx,
+      delivery.id,
+      { attempt: job.attempt, attemptedAt, ...outcome, nextAttemptAt: step.nextAttemptAt },
+      step.status,
+    );
+    if (!moved) return; // another run of this job recorded the attempt that moves the delivery
+    if (step.nextAttemptAt !== null) {
+      await context.jobs.send(
+        tx,
+        DELIVERY_QUEUE,
+        { ...job, attempt: job.attempt + 1 },
+        { startAfter: step.nextAttemptAt },
+      );
+    }
+    if (
+      outcome.statusCode === 410 &&
+      (await deliveryRepo.deactivateWebhook(tx, delivery.tenant_id, delivery.webhook_id, "gone"))
+    ) {
+      await recordAudit(
+        tx,
+        { tenantId: delivery.tenant_id, actor: "webhook delivery", requestId: job.requestId },
+        {
+          action: "webhook.deactivate",
+          entityType: "webhook",
+          entityKey: String(delivery.webhook_id),
+          outcome: "gone",
+          details: { event_id: delivery.event_id, status_code: 410 },
+        },
+      );
+    }
+  });
+  const log = { delivery: delivery.id, event: delivery.event_id, attempt: job.attempt, ...outcome };
+  if (step.status === "delivered") context.log.debug(log, "webhook delivered");
+  else
+    context.log.warn(
+      { ...log, status: step.status, nextAttemptAt: step.nextAttemptAt },
+      "webhook attempt failed",
+    );
+}
+
+/**
+ * One attempt of one delivery. A job that no longer matches its delivery (the attempt was recorded by an
+ * earlier run, the delivery settled or the webhook went inactive) does nothing; a crash before the
+ * attempt is recorded leaves the delivery as it was, and pg-boss runs the job again.
+ */
+async function attemptDelivery(job: DeliveryJobData, context: JobContext, settings: WebhookSettings) {
+  const { db } = context;
+  const delivery = await deliveryRepo.findToAttempt(db, job.deliveryId);
+  if (delivery === undefined || delivery.status !== "pending" || delivery.attempts !== job.attempt - 1)
+    return;
+  if (!delivery.is_active) return deliveryRepo.cancel(db, delivery.id);
+  if (delivery.subject !== null) {
+    const earlierDue = await deliveryRepo.findEarlierPending(db, delivery);
+    if (earlierDue !== undefined) {
+      // an earlier event of the same subject is still to reach this webhook: wait behind it
+      const startAfter = new Date(Math.max(earlierDue.getTime(), Date.now()) + BEHIND_IN_FLIGHT_MS);
+      await context.jobs.send(db, DELIVERY_QUEUE, job, { startAfter });
+      return;
+    }
+  }
+  if (context.attempt > 0) await deliveryRepo.recordInterrupted(db, delivery.id, job.attempt);
+  const body = envelopeOf(delivery);
+  const attemptedAt = new Date();
+  const headers = deliveryHeaders(
+    delivery.secret_token,
+    delivery.event_id,
+    Math.floor(attemptedAt.getTime() / 1000),
+    body,
+  );
+  const outcome = await postDelivery(new URL(delivery.webhook_url), body, headers, settings);
+  await recordOutcome(context, delivery, job, attemptedAt, outcome, settings);
+}
+
+/** marks a delivery failed when its job itself kept failing (not the receiver: the database, say) */
+async function giveUpDelivery(db: Db, job: DeliveryJobData, error: unknown) {
+  await db.transaction(async (tx) => {
+    await deliveryRepo.recordAttempt(
+      tx,
+      job.deliveryId,
+      {
+        attempt: job.attempt,
+        attemptedAt: new Date(),
+        statusCode: null,
+        latencyMs: 0,
+        error: `the delivery job failed: ${error instanceof Error ? error.message : String(error)}`,
+        nextAttemptAt: null,
+      },
+      "failed",
+    );
+  });
+}
+
+/**
+ * Delivers events to webhooks (CONTRACT.md section 7). Deliveries of one subject to one webhook are
+ * attempted in the order the events were emitted; everything else runs concurrently, a batch at a time.
+ */
+export function eventDeliveryJob(settings: WebhookSettings): JobDefinition<DeliveryJobData> {
+  return {
+    queue: DELIVERY_QUEUE,
+    // these retries are for the job itself failing (a database error, a worker that died mid-attempt);
+    // a receiver's failures are retried by the delivery's own schedule, each attempt a new job
+    retryLimit: 10,
+    retryDelaySeconds: 1,
+    heartbeatSeconds: 10,
+    batchSize: 50,
+    orderOf: (data) =>
+      data.subject === null ? undefined : { key: `${data.webhookId}:${data.subject}`, position: data.seq },
+    handle: (data, context) => attemptDelivery(data, context, settings),
+    giveUp: (data, error, context) => giveUpDelivery(context.db, data, error),
+  };
+}

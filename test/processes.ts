@@ -1,0 +1,53 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { TEST_ENV } from "./helpers.js";
+
+/** `mizan` and its commands as real processes, for the tests that need the whole program */
+
+export const CLI = [process.execPath, "--import", "tsx", "src/cli.ts"];
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+export interface Served {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** runs `mizan serve` as a real process and waits until it answers /healthz */
+export async function serve(env: Record<string, string>, port: number): Promise<Served> {
+  const child = spawn(CLI[0] as string, [...CLI.slice(1), "serve"], {
+    env: { ...process.env, ...TEST_ENV, ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  for (let attempt = 0; attempt < 200; attempt++) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (res.ok) return { child, output: () => output, exited };
+    } catch {
+      // not listening yet
+    }
+    if (child.exitCode !== null) break;
+    await sleep(100);
+  }
+  child.kill("SIGKILL");
+  throw new Error(`mizan serve did not come up:\n${output}`);
+}
