@@ -2,62 +2,23 @@
  * `npm run bench`: the figures of DESIGN.md section 7 that exist so far, measured against a real
  * `mizan serve` process (the built dist/, embedded PGlite in a fresh data directory) over loopback HTTP,
  * with autocannon on the same machine.
- * Then the bulk patient imports (bench/policy-bulk.ts) on the same server.
- * Environment: BENCH_SECONDS (default 10) per scenario, BENCH_CONNECTIONS (default 20).
+ * Then the bulk patient imports (bench/policy-bulk.ts) and webhook deliveries (bench/webhooks.ts) on the
+ * same server.
+ * Environment: BENCH_SECONDS (default 10) per scenario, BENCH_CONNECTIONS (default 20), BENCH_ONLY (a
+ * comma-separated choice of http, bulk, webhooks; default all).
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import autocannon, { type Result } from "autocannon";
 import { benchBulkImports, peakRssMb } from "./policy-bulk.js";
+import { ADMIN_TOKEN, API_KEY, buildOnce, freePort, startServer, TENANT } from "./server.js";
+import { benchWebhookDeliveries, benchWebhookDrain } from "./webhooks.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const API_KEY = "bench-access-key-0123456789";
-const TENANT = "bench";
-const ADMIN_TOKEN = "bench-admin-token-0123456789";
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
-  // always the current source: a stale dist/ would measure yesterday's code
-  const built = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
-  if (built.status !== 0) throw new Error("npm run build failed");
-  const child = spawn(process.execPath, ["dist/cli.js", "serve"], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      MIZAN_DATA_DIR: dataDir,
-      MIZAN_TENANT: TENANT,
-      MIZAN_API_KEY: API_KEY,
-      MIZAN_ADMIN_TOKEN: ADMIN_TOKEN,
-      MIZAN_RATE_LIMIT: "0",
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return child;
-    } catch {
-      // starting
-    }
-    await sleep(100);
-  }
-  child.kill("SIGKILL");
-  throw new Error("server did not start");
-}
+const ONLY = new Set((process.env.BENCH_ONLY ?? "http,bulk,webhooks").split(","));
 
 interface Figure {
   scenario: string;
@@ -84,107 +45,123 @@ function figure(scenario: string, result: Result, budget: string, okStatus: stri
   };
 }
 
+/** the HTTP scenarios: network find-all over a large and a small tenant, and member create */
+async function benchHttp(port: number, base: string, headers: Record<string, string>): Promise<Figure[]> {
+  // a large table (1,000 networks, a fifth VIP) in one tenant, a typical one (50) in another
+  const small = (await (
+    await fetch(`http://127.0.0.1:${port}/admin/v1/tenants`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "bench-small" }),
+    })
+  ).json()) as { api_key: string };
+  const smallBase = `http://127.0.0.1:${port}/bench-small/v4.0/health`;
+  const smallHeaders = { "access-key": small.api_key, "content-type": "application/json" };
+  for (const [url, hdrs, count] of [
+    [base, headers, 1000],
+    [smallBase, smallHeaders, 50],
+  ] as const) {
+    for (let i = 0; i < count; i++) {
+      await fetch(`${url}/network/create`, {
+        method: "POST",
+        headers: hdrs,
+        body: JSON.stringify({ name: `Network ${String(i).padStart(4, "0")}`, is_vip: i % 5 === 0 }),
+      });
+    }
+  }
+  // the embedded database's maintenance analyzes new data within seconds, as it would in service
+  await sleep(7000);
+  const figures: Figure[] = [];
+
+  for (const [label, url, hdrs, query] of [
+    ["GET network/find-all (first page of 1,000)", base, headers, "limit=10&skip=0"],
+    ["GET network/find-all (name filter over 1,000)", base, headers, "name=network%2001&limit=10&skip=0"],
+    [
+      "GET network/find-all (name filter over 50)",
+      smallBase,
+      smallHeaders,
+      "name=network%2001&limit=10&skip=0",
+    ],
+  ] as const) {
+    const findAll = await autocannon({
+      url: `${url}/network/find-all?${query}`,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      headers: hdrs,
+    });
+    figures.push(figure(label, findAll, ">= 2,000 req/s", "200"));
+  }
+
+  let sequence = 0;
+  const create = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    headers,
+    requests: [
+      {
+        method: "POST",
+        path: `/${TENANT}/v4.0/health/member/create`,
+        setupRequest: (request) => ({
+          ...request,
+          body: JSON.stringify({
+            member_id: `BENCH-${process.pid}-${sequence++}`,
+            national_id: "1012345678",
+            gender: sequence % 2 ? "MALE" : "FEMALE",
+            marital_status: "MARRIED",
+            date_of_birth: "1985-06-15T00:00:00.000Z",
+            name: "Bench Member",
+            email: "member@example.sa",
+          }),
+        }),
+      },
+    ],
+  });
+  figures.push(figure("POST member/create (unique members)", create, "none set yet", "201"));
+
+  console.log(
+    `\nMizan benchmarks: ${cpus().length} cores, Node ${process.version}, embedded PGlite, ` +
+      `${CONNECTIONS} concurrent clients, ${SECONDS} s per scenario, LOG_LEVEL=warn\n`,
+  );
+  console.table(
+    figures.map((f) => ({
+      scenario: f.scenario,
+      "req/s": f.requestsPerSecond,
+      "p50 ms": f.p50Ms,
+      "p99 ms": f.p99Ms,
+      "max ms": f.maxMs,
+      requests: f.total,
+      failures: f.failures,
+      budget: f.budget,
+    })),
+  );
+  return figures;
+}
+
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "mizan-bench-"));
   const port = await freePort();
+  buildOnce();
   const server = await startServer(dataDir, port);
   const base = `http://127.0.0.1:${port}/${TENANT}/v4.0/health`;
   const headers = { "access-key": API_KEY, "content-type": "application/json" };
   try {
-    // a large table (1,000 networks, a fifth VIP) in one tenant, a typical one (50) in another
-    const small = (await (
-      await fetch(`http://127.0.0.1:${port}/admin/v1/tenants`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-        body: JSON.stringify({ name: "bench-small" }),
-      })
-    ).json()) as { api_key: string };
-    const smallBase = `http://127.0.0.1:${port}/bench-small/v4.0/health`;
-    const smallHeaders = { "access-key": small.api_key, "content-type": "application/json" };
-    for (const [url, hdrs, count] of [
-      [base, headers, 1000],
-      [smallBase, smallHeaders, 50],
-    ] as const) {
-      for (let i = 0; i < count; i++) {
-        await fetch(`${url}/network/create`, {
-          method: "POST",
-          headers: hdrs,
-          body: JSON.stringify({ name: `Network ${String(i).padStart(4, "0")}`, is_vip: i % 5 === 0 }),
-        });
-      }
+    const figures = ONLY.has("http") ? await benchHttp(port, base, headers) : [];
+    const bulk = ONLY.has("bulk") ? await benchBulkImports(base, headers) : [];
+    if (bulk.length > 0) {
+      console.log("\nBulk patient imports (same server, embedded PGlite):\n");
+      console.table(bulk);
     }
-    // the embedded database's maintenance analyzes new data within seconds, as it would in service
-    await sleep(7000);
-    const figures: Figure[] = [];
-
-    for (const [label, url, hdrs, query] of [
-      ["GET network/find-all (first page of 1,000)", base, headers, "limit=10&skip=0"],
-      ["GET network/find-all (name filter over 1,000)", base, headers, "name=network%2001&limit=10&skip=0"],
-      [
-        "GET network/find-all (name filter over 50)",
-        smallBase,
-        smallHeaders,
-        "name=network%2001&limit=10&skip=0",
-      ],
-    ] as const) {
-      const findAll = await autocannon({
-        url: `${url}/network/find-all?${query}`,
-        connections: CONNECTIONS,
-        duration: SECONDS,
-        headers: hdrs,
-      });
-      figures.push(figure(label, findAll, ">= 2,000 req/s", "200"));
+    const webhooks = ONLY.has("webhooks")
+      ? [await benchWebhookDeliveries(base, headers), await benchWebhookDrain()]
+      : [];
+    if (webhooks.length > 0) {
+      console.log("\nWebhook deliveries (same server, embedded PGlite):\n");
+      console.table(webhooks);
     }
-
-    let sequence = 0;
-    const create = await autocannon({
-      url: base,
-      connections: CONNECTIONS,
-      duration: SECONDS,
-      headers,
-      requests: [
-        {
-          method: "POST",
-          path: `/${TENANT}/v4.0/health/member/create`,
-          setupRequest: (request) => ({
-            ...request,
-            body: JSON.stringify({
-              member_id: `BENCH-${process.pid}-${sequence++}`,
-              national_id: "1012345678",
-              gender: sequence % 2 ? "MALE" : "FEMALE",
-              marital_status: "MARRIED",
-              date_of_birth: "1985-06-15T00:00:00.000Z",
-              name: "Bench Member",
-              email: "member@example.sa",
-            }),
-          }),
-        },
-      ],
-    });
-    figures.push(figure("POST member/create (unique members)", create, "none set yet", "201"));
-
-    console.log(
-      `\nMizan benchmarks: ${cpus().length} cores, Node ${process.version}, embedded PGlite, ` +
-        `${CONNECTIONS} concurrent clients, ${SECONDS} s per scenario, LOG_LEVEL=warn\n`,
-    );
-    console.table(
-      figures.map((f) => ({
-        scenario: f.scenario,
-        "req/s": f.requestsPerSecond,
-        "p50 ms": f.p50Ms,
-        "p99 ms": f.p99Ms,
-        "max ms": f.maxMs,
-        requests: f.total,
-        failures: f.failures,
-        budget: f.budget,
-      })),
-    );
-    const bulk = await benchBulkImports(base, headers);
-    console.log("\nBulk patient imports (same server, embedded PGlite):\n");
-    console.table(bulk);
     console.log(`server peak RSS: ${peakRssMb(server.pid) ?? "unknown"} MB`);
     console.log(
-      `\n${JSON.stringify({ bench: "http", figures, bulk, serverPeakRssMb: peakRssMb(server.pid) })}`,
+      `\n${JSON.stringify({ bench: "http", figures, bulk, webhooks, serverPeakRssMb: peakRssMb(server.pid) })}`,
     );
   } finally {
     server.kill("SIGTERM");

@@ -1,0 +1,56 @@
+/** the server the benchmarks drive: a real `mizan serve` from the built dist/ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+
+export const API_KEY = "bench-access-key-0123456789";
+export const TENANT = "bench";
+export const ADMIN_TOKEN = "bench-admin-token-0123456789";
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** always the current source: a stale dist/ would measure yesterday's code */
+export function buildOnce(): void {
+  const built = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
+  if (built.status !== 0) throw new Error("npm run build failed");
+}
+
+/** `mizan serve` from dist/ on a data directory, with the bench tenant and credentials; ready when it answers */
+export async function startServer(
+  dataDir: string,
+  port: number,
+  env: Record<string, string> = {},
+): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["dist/cli.js", "serve"], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      MIZAN_DATA_DIR: dataDir,
+      MIZAN_TENANT: TENANT,
+      MIZAN_API_KEY: API_KEY,
+      MIZAN_ADMIN_TOKEN: ADMIN_TOKEN,
+      MIZAN_RATE_LIMIT: "0",
+      LOG_LEVEL: "warn",
+      ...env,
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return child;
+    } catch {
+      // starting
+    }
+    await sleep(100);
+  }
+  child.kill("SIGKILL");
+  throw new Error("server did not start");
+}
