@@ -40,6 +40,8 @@ export interface WebhookSettings {
   firstRetryMs: number;
   /** a delivery is retried until this many seconds have passed since its first attempt, then given up */
   retryWindowSeconds: number;
+  /** events and settled deliveries are kept this many days, then purged */
+  retentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -148,6 +150,7 @@ export function loadConfig(env: Env = process.env): Config {
       timeoutMs: integer("MIZAN_WEBHOOK_TIMEOUT_MS", 10_000, 100, 120_000),
       firstRetryMs: integer("MIZAN_WEBHOOK_RETRY_FIRST_MS", 5_000, 10, 3_600_000),
       retryWindowSeconds: integer("MIZAN_WEBHOOK_RETRY_WINDOW_S", 86_400, 1, 30 * 86_400),
+      retentionDays: integer("MIZAN_EVENT_RETENTION_DAYS", 30, 1, 3_650),
     },
     tls,
     rateLimit: integer("MIZAN_RATE_LIMIT", 120_000, 0, 100_000_000),

@@ -24,6 +24,7 @@ describe("configuration", () => {
       timeoutMs: 10_000,
       firstRetryMs: 5_000,
       retryWindowSeconds: 86_400,
+      retentionDays: 30,
     });
     assert.equal(config.tls, undefined);
     assert.equal(config.rateLimit, 120_000);
@@ -46,6 +47,7 @@ describe("configuration", () => {
       MIZAN_WEBHOOK_TIMEOUT_MS: "2000",
       MIZAN_WEBHOOK_RETRY_FIRST_MS: "250",
       MIZAN_WEBHOOK_RETRY_WINDOW_S: "3600",
+      MIZAN_EVENT_RETENTION_DAYS: "7",
       MIZAN_RATE_LIMIT: "0",
       LOG_LEVEL: "warn",
     });
@@ -58,6 +60,7 @@ describe("configuration", () => {
       timeoutMs: 2_000,
       firstRetryMs: 250,
       retryWindowSeconds: 3_600,
+      retentionDays: 7,
     });
     assert.equal(config.rateLimit, 0);
   });

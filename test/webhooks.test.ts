@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { emitEvent, type OutboxEvent } from "../src/platform/events/outbox.js";
+import { emitEvent, listEvents, type OutboxEvent } from "../src/platform/events/outbox.js";
+import { purgeSettledEvents } from "../src/platform/events/retention.js";
 import { verify } from "../src/platform/events/signature.js";
 import { auditActions, startTestApp, type TenantClient, type TestContext } from "./helpers.js";
 import { bulkPatient, createHolder, createPolicy } from "./policy-fixtures.js";
@@ -562,6 +563,56 @@ describe("webhook delivery", () => {
         assert.ok(event && signatureOf(event, WHSEC));
       },
     );
+  });
+});
+
+describe("event retention", () => {
+  let ctx: TestContext;
+  before(async () => {
+    ctx = await startTestApp();
+  });
+  after(() => ctx.close());
+
+  it("purges settled deliveries and their events past the retention period, keeping pending ones", async () => {
+    const receiver = await startReceiver();
+    try {
+      const tenant = await ctx.newTenant();
+      const webhook = await register(tenant, { webhook_url: receiver.url, hook_type: "POLICY" });
+      const old = [];
+      for (const n of [1, 2, 3]) old.push(await emit(ctx, tenant, { data: { n } }));
+      const undelivered = await emit(ctx, tenant, { hookType: "REFERRED", eventType: "REFERRED", data: {} });
+      await settled(tenant, webhook.id, 3);
+      await ctx.db.query(
+        `UPDATE events SET created_at = now() - interval '40 days' WHERE id = ANY($1::uuid[])`,
+        [[...old, undelivered]],
+      );
+      await ctx.db.query(
+        `UPDATE event_deliveries SET created_at = now() - interval '40 days' WHERE event_id = ANY($1::uuid[])`,
+        [old],
+      );
+      // the third is still being retried: it stays, however old
+      await ctx.db.query(`UPDATE event_deliveries SET status = 'pending' WHERE event_id = $1`, [old[2]]);
+      const recent = await emit(ctx, tenant, { data: { n: 4 } });
+      while (
+        !(await deliveries(tenant, webhook.id)).some((d) => d.event_id === recent && d.status === "delivered")
+      )
+        await sleep(50);
+
+      const purged = await purgeSettledEvents(ctx.db, new Date(Date.now() - 30 * 86_400_000));
+      assert.ok(purged.deliveries >= 2 && purged.events >= 3, JSON.stringify(purged));
+      assert.deepEqual(
+        (await listEvents(ctx.db, tenant.id)).map((event) => event.id),
+        [old[2], recent],
+      );
+      const kept = await deliveries(tenant, webhook.id);
+      assert.deepEqual(
+        kept.map((d) => d.event_id),
+        [recent, old[2]],
+      );
+      assert.equal(kept[0]?.attempts.length, 1, "a kept delivery keeps its attempts");
+    } finally {
+      await receiver.close();
+    }
   });
 });
 

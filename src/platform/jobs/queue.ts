@@ -38,6 +38,8 @@ export interface JobDefinition<T extends object = object> {
    * job is handed to the next worker after this many seconds without a heartbeat.
    */
   heartbeatSeconds: number;
+  /** a cron expression (UTC): pg-boss sends the job on that schedule, once per tick across all nodes */
+  schedule?: string;
   /** pg-boss's own backoff between retries starts at this many seconds (default 5) */
   retryDelaySeconds?: number;
   /**
@@ -211,6 +213,7 @@ export function createJobRunner(options: JobOptions): JobRunner {
           expireInSeconds: 6 * 3600,
         });
         await warmQueueCache(boss, definition.queue);
+        if (definition.schedule !== undefined) await boss.schedule(definition.queue, definition.schedule);
         if (options.concurrency > 0) await work(definition, log);
       }
     },

@@ -8,6 +8,8 @@ ALTER TABLE events ADD COLUMN seq bigint GENERATED ALWAYS AS IDENTITY;
 -- what the event is about (a prior authorization, a batch, a bulk job): events of one subject reach each
 -- target in order; NULL: no ordering with other events
 ALTER TABLE events ADD COLUMN subject text;
+-- retention purges by age across tenants
+CREATE INDEX events_created_idx ON events (created_at);
 
 CREATE TABLE webhooks (
   id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -44,6 +46,8 @@ CREATE TABLE event_deliveries (
   created_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX event_deliveries_webhook_idx ON event_deliveries (webhook_id, id);
+CREATE INDEX event_deliveries_event_idx ON event_deliveries (event_id);
+CREATE INDEX event_deliveries_settled_idx ON event_deliveries (created_at) WHERE status <> 'pending';
 -- the ordering check: an earlier delivery of the same subject to the same target still pending
 CREATE INDEX event_deliveries_pending_subject_idx ON event_deliveries (webhook_id, subject, event_seq)
   WHERE status = 'pending';
