@@ -24,10 +24,10 @@ export interface Served {
   exited: Promise<number | null>;
 }
 
-/** runs `mizan serve` as a real process and waits until it answers /healthz */
-export async function serve(env: Record<string, string>, port: number): Promise<Served> {
-  const child = spawn(CLI[0] as string, [...CLI.slice(1), "serve"], {
-    env: { ...process.env, ...TEST_ENV, ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn" },
+/** starts `mizan <command>` with the test environment, collecting what it prints */
+export function spawnMizan(command: string, env: Record<string, string>): Served {
+  const child = spawn(CLI[0] as string, [...CLI.slice(1), command], {
+    env: { ...process.env, ...TEST_ENV, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -38,10 +38,17 @@ export async function serve(env: Record<string, string>, port: number): Promise<
     output += chunk;
   });
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+/** runs `mizan serve` as a real process and waits until it answers /healthz */
+export async function serve(env: Record<string, string>, port: number): Promise<Served> {
+  const served = spawnMizan("serve", { ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn" });
+  const { child } = served;
   for (let attempt = 0; attempt < 200; attempt++) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/healthz`);
-      if (res.ok) return { child, output: () => output, exited };
+      if (res.ok) return served;
     } catch {
       // not listening yet
     }
@@ -49,5 +56,5 @@ export async function serve(env: Record<string, string>, port: number): Promise<
     await sleep(100);
   }
   child.kill("SIGKILL");
-  throw new Error(`mizan serve did not come up:\n${output}`);
+  throw new Error(`mizan serve did not come up:\n${served.output()}`);
 }

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,10 +11,9 @@ import type { Db } from "../src/platform/db/db.js";
 import { migrate } from "../src/platform/db/migrate.js";
 import { openDatabase } from "../src/platform/db/open.js";
 import { createJobRunner } from "../src/platform/jobs/queue.js";
-import { silentLog, TEST_DATABASE_URL, TEST_ENV, testConfig, uniqueName } from "./helpers.js";
+import { silentLog, TEST_DATABASE_URL, testConfig, uniqueName } from "./helpers.js";
 import { bulkPatient } from "./policy-fixtures.js";
-
-const CLI = [process.execPath, "--import", "tsx", "src/cli.ts"];
+import { spawnMizan } from "./processes.js";
 
 async function jobStatus(db: Db, jobId: string) {
   const [job] = await db.query<{ status: string; created: number }>(
@@ -70,45 +68,36 @@ describe("mizan worker", () => {
     assert.equal((await jobStatus(db, jobId))?.status, "queued");
     if (TEST_DATABASE_URL === undefined) await db.close(); // the embedded database has one process at a time
 
-    const env = {
-      ...process.env,
-      ...TEST_ENV,
+    const {
+      child: worker,
+      output: printed,
+      exited,
+    } = spawnMizan("worker", {
       LOG_LEVEL: "info",
       MIZAN_DATA_DIR: dataDir,
       ...(TEST_DATABASE_URL ? { DATABASE_URL: TEST_DATABASE_URL } : {}),
-    };
-    const worker = spawn(CLI[0] as string, [...CLI.slice(1), "worker"], {
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
     });
-    let output = "";
-    worker.stdout?.on("data", (chunk) => {
-      output += chunk;
-    });
-    worker.stderr?.on("data", (chunk) => {
-      output += chunk;
-    });
-    const exited = new Promise<number | null>((resolve) => worker.on("exit", (code) => resolve(code)));
     // On PostgreSQL the suite's other test processes run workers on the same queue, and any of them may
     // take the job (as any worker of a deployment would); on PGlite this worker is the only one.
     const done = async () =>
       TEST_DATABASE_URL === undefined
-        ? output.includes("bulk import completed")
+        ? printed().includes("bulk import completed")
         : (await jobStatus(db, jobId))?.status === "completed";
     try {
       for (let waited = 0; !(await done()); waited += 100) {
-        if (waited > 60_000 || worker.exitCode !== null) throw new Error(`the job was not done:\n${output}`);
+        if (waited > 60_000 || worker.exitCode !== null)
+          throw new Error(`the job was not done:\n${printed()}`);
         await sleep(100);
       }
-      for (let waited = 0; !output.includes("mizan worker is running"); waited += 100) {
+      for (let waited = 0; !printed().includes("mizan worker is running"); waited += 100) {
         if (waited > 30_000 || worker.exitCode !== null)
-          throw new Error(`the worker did not start:\n${output}`);
+          throw new Error(`the worker did not start:\n${printed()}`);
         await sleep(100);
       }
     } finally {
       worker.kill("SIGTERM");
     }
-    assert.equal(await exited, 0, output);
+    assert.equal(await exited, 0, printed());
 
     if (TEST_DATABASE_URL === undefined) db = await openDatabase(database);
     try {
