@@ -116,8 +116,9 @@ export async function emitEvent(
 ): Promise<string> {
   const stored = await storeEvent(tx, tenantId, event);
   await enqueueDeliveries(tx, jobs, tenantId, stored, event, {
-    where: "w.hook_type = ANY($5::text[])",
-    param: audienceOf(event),
+    // one text, not an array, so the embedded database can run the statement prepared
+    where: "w.hook_type = ANY(string_to_array($5, ','))",
+    param: audienceOf(event).join(","),
   });
   return stored.id;
 }
