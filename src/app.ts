@@ -5,9 +5,12 @@ import swaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Config } from "./config.js";
+import { adjudicationSettingsRoutes } from "./modules/adjudication-settings/routes.js";
 import { adminRoutes } from "./modules/admin/routes.js";
 import { codeSetRoutes } from "./modules/code-sets/routes.js";
+import { communicationRoutes } from "./modules/communications/routes.js";
 import { healthDeclarationRoutes } from "./modules/health-declarations/routes.js";
+import { memberHistoryRoutes } from "./modules/member-history/routes.js";
 import { memberRoutes } from "./modules/members/routes.js";
 import { networkRoutes } from "./modules/networks/routes.js";
 import { policyRoutes } from "./modules/policies/routes.js";
@@ -15,7 +18,9 @@ import { policyBulkRoutes } from "./modules/policy-bulk/routes.js";
 import { policyHolderRoutes } from "./modules/policy-holders/routes.js";
 import { policyTemplateRoutes } from "./modules/policy-templates/routes.js";
 import { priceListRoutes } from "./modules/price-lists/routes.js";
+import { priorAuthRoutes } from "./modules/prior-auth/routes.js";
 import { providerRoutes } from "./modules/providers/routes.js";
+import { supportingInfoRoutes } from "./modules/supporting-info/routes.js";
 import { createApiKeyAuthenticator } from "./modules/tenants/service.js";
 import { userRoutes } from "./modules/users/routes.js";
 import { webhookRoutes } from "./modules/webhooks/routes.js";
@@ -54,6 +59,15 @@ export async function buildApp(config: Config, db: Db, jobs: JobQueue): Promise<
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  // operations without a body (cancel, the webhook test) are often sent with a JSON content type and
+  // nothing after it: an empty JSON body is no body, anything else is parsed as usual
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    const text = body.toString();
+    if (text === "") return done(null, undefined);
+    return parseJson(request, text, done);
+  });
   registerErrorHandler(app);
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
@@ -113,6 +127,11 @@ export async function buildApp(config: Config, db: Db, jobs: JobQueue): Promise<
         priceListRoutes,
         healthDeclarationRoutes,
         webhookRoutes,
+        priorAuthRoutes,
+        supportingInfoRoutes,
+        communicationRoutes,
+        memberHistoryRoutes,
+        adjudicationSettingsRoutes,
       ]) {
         await tenantApi.register(routes, { db, jobs, config });
       }

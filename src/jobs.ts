@@ -1,10 +1,16 @@
 import type { Config } from "./config.js";
 import { bulkImportJob } from "./modules/policy-bulk/job.js";
+import { lightweightRetentionJob } from "./modules/prior-auth/retention.js";
 import { eventDeliveryJob } from "./platform/events/delivery-job.js";
 import { eventRetentionJob } from "./platform/events/retention.js";
 import type { JobDefinition } from "./platform/jobs/queue.js";
 
 /** every background job of the product, as app.ts lists every area's routes */
 export function jobDefinitions(config: Pick<Config, "webhooks">): readonly JobDefinition<never>[] {
-  return [bulkImportJob, eventDeliveryJob(config.webhooks), eventRetentionJob(config.webhooks.retentionDays)];
+  return [
+    bulkImportJob,
+    eventDeliveryJob(config.webhooks),
+    eventRetentionJob(config.webhooks.retentionDays),
+    lightweightRetentionJob,
+  ];
 }

@@ -3,6 +3,8 @@ import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 
 export interface Received {
+  /** the path and query string the request was sent to */
+  path: string;
   headers: IncomingHttpHeaders;
   /** the raw body, as signed */
   body: string;
@@ -30,7 +32,13 @@ export async function startReceiver(answer: (n: number) => Answer = () => 200): 
     request.on("end", () => {
       const body = Buffer.concat(chunks).toString("utf8");
       const n = received.length;
-      received.push({ headers: request.headers, body, json: JSON.parse(body), at: Date.now() });
+      received.push({
+        path: request.url ?? "",
+        headers: request.headers,
+        body,
+        json: JSON.parse(body),
+        at: Date.now(),
+      });
       const reply = answer(n);
       if (reply === "hang") return;
       const { status, headers, body: text } = typeof reply === "number" ? { status: reply } : reply;

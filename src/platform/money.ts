@@ -22,3 +22,10 @@ export function riyalsOf(halalas: number): number {
 export function amountOrNull(amount: string | null): number | null {
   return amount === null ? null : riyalsOf(halalasOf(amount));
 }
+
+/** halalas as NUMERIC text with two decimals (what the database stores) */
+export function decimalOf(halalas: number): string {
+  const sign = halalas < 0 ? "-" : "";
+  const abs = Math.abs(halalas);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+}

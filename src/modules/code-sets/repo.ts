@@ -60,6 +60,24 @@ export const codeSetRepo = {
     return rows[0] ?? { loaded: false, description: null };
   },
 
+  /** lookup for many codes in one round trip: whether the set is loaded, and the codes found with their descriptions */
+  async lookupMany(
+    db: Queryable,
+    tenantId: number,
+    system: string,
+    codes: readonly string[],
+  ): Promise<{ loaded: boolean; found: Map<string, string> }> {
+    const rows = await db.query<{ loaded: boolean; code: string | null; description: string | null }>(
+      `SELECT EXISTS (SELECT 1 FROM code_sets WHERE tenant_id = $1 AND system = $2) AS loaded, e.code, e.description
+       FROM (SELECT 1) AS one
+       LEFT JOIN code_set_entries e ON e.tenant_id = $1 AND e.system = $2 AND e.code = ANY($3::text[])`,
+      [tenantId, system, [...new Set(codes)]],
+    );
+    const found = new Map<string, string>();
+    for (const row of rows) if (row.code !== null) found.set(row.code, row.description ?? "");
+    return { loaded: rows[0]?.loaded ?? false, found };
+  },
+
   list(db: Queryable, tenantId: number) {
     return db.query<{ system: string; entry_count: number; updated_at: Date }>(
       "SELECT system, entry_count, updated_at FROM code_sets WHERE tenant_id = $1 ORDER BY system",

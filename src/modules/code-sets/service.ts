@@ -1,5 +1,5 @@
 import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
-import type { Db } from "../../platform/db/db.js";
+import type { Db, Queryable } from "../../platform/db/db.js";
 import { AppError, refusal } from "../../platform/http/errors.js";
 import type { CodeSetEntry } from "../../reference/code-set-file.js";
 import { isCodeToken, isWellFormedIcd10, normalizeIcd10 } from "../../reference/icd10.js";
@@ -82,6 +82,41 @@ export async function requireDiagnosis(db: Db, tenantId: number, rawCode: string
   const found = await findDiagnosis(db, tenantId, rawCode);
   if (found === undefined) throw new AppError("E_EPA_02", `Diagnosis ${rawCode} not found`);
   return found;
+}
+
+/**
+ * Every diagnosis of a request in one round trip, in the order given; an unknown one is 404 E_EPA_02
+ * naming it (the first unknown, and all of them in the details).
+ */
+export async function requireDiagnoses(
+  db: Queryable,
+  tenantId: number,
+  rawCodes: readonly string[],
+): Promise<DiagnosisLookup[]> {
+  const codes = rawCodes.map((raw) => (isCodeToken(raw) ? normalizeIcd10(raw) : undefined));
+  const { loaded, found } = await codeSetRepo.lookupMany(
+    db,
+    tenantId,
+    "icd10",
+    codes.filter((code) => code !== undefined),
+  );
+  const lookups: DiagnosisLookup[] = [];
+  const unknown: string[] = [];
+  rawCodes.forEach((raw, index) => {
+    const code = codes[index];
+    if (code !== undefined && loaded && found.has(code))
+      lookups.push({ code, description: found.get(code) ?? null, matchedBy: "code_set" });
+    else if (code !== undefined && !loaded && isWellFormedIcd10(raw))
+      lookups.push({ code, description: null, matchedBy: "structure" });
+    else unknown.push(raw);
+  });
+  if (unknown.length > 0)
+    throw new AppError(
+      "E_EPA_02",
+      `Diagnosis ${unknown[0]} not found`,
+      unknown.map((raw) => `diagnosis ${raw} not found`),
+    );
+  return lookups;
 }
 
 export function listCodeSets(db: Db, tenantId: number) {

@@ -77,6 +77,13 @@ export const policyRepo = {
     return { holderId: holder_id, policy: policy.id === null ? undefined : (policy as PolicyRow) };
   },
 
+  async findById(db: Queryable, policyId: number): Promise<PolicyRow | undefined> {
+    const rows = await db.query<PolicyRow>(`SELECT ${POLICY_COLUMNS} FROM policies WHERE id = $1`, [
+      policyId,
+    ]);
+    return rows[0];
+  },
+
   async insert(tx: Queryable, tenantId: number, holderId: number, policy: PolicyFields): Promise<PolicyRow> {
     const rows = await tx.query<PolicyRow>(
       `INSERT INTO policies (tenant_id, policy_holder_id, policy_no, start_date, end_date, created_date, status, plan_code)
@@ -212,8 +219,17 @@ export const patientLinkRepo = {
     );
   },
 
-  /** approved (and ex-gratia) amounts of the member's requests under the policy, per benefit and sub-benefit */
-  async utilization(db: Queryable, tenantId: number, memberPk: number, policyId: number) {
+  /**
+   * approved (and ex-gratia) amounts of the member's requests under the policy, per benefit and
+   * sub-benefit; `exceptPriorAuthId` leaves out the request being re-adjudicated
+   */
+  async utilization(
+    db: Queryable,
+    tenantId: number,
+    memberPk: number,
+    policyId: number,
+    exceptPriorAuthId: number | null = null,
+  ) {
     return db.query<{
       benefit_code: number | null;
       sub_benefit_code: number | null;
@@ -225,9 +241,10 @@ export const patientLinkRepo = {
        FROM prior_authorizations pa
        JOIN prior_authorization_items i ON i.prior_authorization_id = pa.id
        WHERE pa.tenant_id = $1 AND pa.member_pk = $2 AND pa.policy_id = $3
-         AND upper(pa.status) <> ALL($4::text[])
+         AND pa.status NOT IN (${NOT_UTILIZED_STATUSES.map((status) => `'${status}'`).join(", ")})
+         AND pa.id <> $4
        GROUP BY i.benefit_code, i.sub_benefit_code`,
-      [tenantId, memberPk, policyId, NOT_UTILIZED_STATUSES],
+      [tenantId, memberPk, policyId, exceptPriorAuthId ?? 0],
     );
   },
 };

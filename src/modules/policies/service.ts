@@ -188,17 +188,15 @@ export async function updatePatientPolicy(
   return (await patientLinkRepo.find(db, policy.id, link.member_pk)) as PatientLinkRow;
 }
 
-/**
- * What the member may still use: the limits of the member's category in the policy's template against
- * the approved amounts of the member's prior authorizations under the policy that are not rejected or
- * cancelled. Amounts are summed in halalas.
- */
-export async function getConsumption(db: Db, tenantId: number, key: PolicyKey & { member_id: string }) {
-  const { policy, link } = await requireLink(db, tenantId, key);
-  const [category, usage] = await Promise.all([
-    templateRepo.loadCategory(db, policy.id, link.category_code),
-    patientLinkRepo.utilization(db, tenantId, link.member_pk, policy.id),
-  ]);
+/** utilization rows summed in halalas: in all, ex-gratia, per benefit, and per `benefit/sub-benefit` */
+export function foldUtilization(
+  usage: readonly {
+    benefit_code: number | null;
+    sub_benefit_code: number | null;
+    approved: string;
+    exgratia: string;
+  }[],
+) {
   let utilized = 0;
   let exgratia = 0;
   const byBenefit = new Map<number, number>();
@@ -213,6 +211,21 @@ export async function getConsumption(db: Db, tenantId: number, key: PolicyKey & 
     const subKey = `${row.benefit_code}/${row.sub_benefit_code}`;
     bySubBenefit.set(subKey, (bySubBenefit.get(subKey) ?? 0) + approved);
   }
+  return { utilized, exgratia, byBenefit, bySubBenefit };
+}
+
+/**
+ * What the member may still use: the limits of the member's category in the policy's template against
+ * the approved amounts of the member's prior authorizations under the policy that are not rejected or
+ * cancelled. Amounts are summed in halalas.
+ */
+export async function getConsumption(db: Db, tenantId: number, key: PolicyKey & { member_id: string }) {
+  const { policy, link } = await requireLink(db, tenantId, key);
+  const [category, usage] = await Promise.all([
+    templateRepo.loadCategory(db, policy.id, link.category_code),
+    patientLinkRepo.utilization(db, tenantId, link.member_pk, policy.id),
+  ]);
+  const { utilized, exgratia, byBenefit, bySubBenefit } = foldUtilization(usage);
   const benefits = category?.benefits ?? [];
   return {
     member_id: key.member_id,

@@ -175,6 +175,36 @@ export const priceListRepo = {
    * provider_service_code or nphies_code is `code`. A provider-code match beats an NPHIES-code match,
    * then the newest list, then the newest item.
    */
+  /**
+   * For each item (by position), the price in force at `at` at the provider: matched by the provider's
+   * service code first, else by the NPHIES code; then the latest list, then the latest item.
+   */
+  async findInForceForItems(
+    db: Queryable,
+    tenantId: number,
+    providerId: number,
+    items: readonly { serviceCode: string; nphiesCode: string }[],
+    at: Date,
+  ): Promise<Map<number, { price: string; price_list_erp_id: string; price_item_erp_id: string }>> {
+    const rows = await db.query<{
+      ord: number;
+      price: string;
+      price_list_erp_id: string;
+      price_item_erp_id: string;
+    }>(
+      `SELECT DISTINCT ON (c.ord) c.ord::int, i.price::text, l.price_list_erp_id, i.price_item_erp_id
+       FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS c (service_code, nphies_code, ord)
+       JOIN price_lists l ON l.tenant_id = $1 AND l.provider_id = $2
+         AND l.start_date <= $5::timestamptz AND l.end_date >= $5::timestamptz
+       JOIN price_items i ON i.price_list_id = l.id
+         AND i.date_start <= $5::timestamptz AND i.date_end >= $5::timestamptz
+         AND (i.provider_service_code = c.service_code OR i.nphies_code = c.nphies_code)
+       ORDER BY c.ord, i.provider_service_code = c.service_code DESC, l.start_date DESC, i.date_start DESC, i.id DESC`,
+      [tenantId, providerId, items.map((item) => item.serviceCode), items.map((item) => item.nphiesCode), at],
+    );
+    return new Map(rows.map(({ ord, ...price }) => [ord - 1, price]));
+  },
+
   async findInForce(
     db: Queryable,
     tenantId: number,

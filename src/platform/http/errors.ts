@@ -38,6 +38,18 @@ export const ERROR_REGISTRY = {
   E_EPA_02: { status: 404, message: "Diagnosis not found" },
   E_EPA_069: { status: 409, message: "Already exists" },
   E_BULK_JOB_404: { status: 404, message: "Bulk import job not found" },
+  // prior authorization, supporting info, communications
+  E_EPA_064: { status: 404, message: "Prior authorization not found" },
+  E_CLAIM_001: { status: 404, message: "Claim not found" },
+  E_EPA_09: { status: 404, message: "Prior authorization not found" },
+  E_EPA_10: { status: 404, message: "User not found" },
+  E_EPA_11: { status: 404, message: "Item not found" },
+  E_EPA_12: { status: 404, message: "Benefit not found for item" },
+  E_EPA_13: { status: 404, message: "Sub-benefit not found for item" },
+  E_EPA_14: { status: 404, message: "Rejection reason not found" },
+  E_EPA_15: { status: 422, message: "Status transition not allowed" },
+  E_EPA_16: { status: 422, message: "Referral CCHI code required when status is REFERRED" },
+  E_EPA_17: { status: 409, message: "Already cancelled" },
   // price lists
   E_EPL_01: { status: 404, message: "Price list not found" },
   E_EPI_01: { status: 404, message: "Price item not found" },

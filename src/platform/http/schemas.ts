@@ -22,6 +22,9 @@ export const Identifier = (maxLength: number, extra: { description?: string } = 
 
 export const DateTime = (extra: { description?: string } = {}) =>
   Type.String({ format: "mizan-datetime", examples: ["2025-01-31T00:00:00.000Z"], ...extra });
+/** any ISO 8601 date-time with a time zone, where the spec says "full ISO 8601 date-time" */
+export const AnyDateTime = (extra: { description?: string } = {}) =>
+  Type.String({ format: "mizan-any-datetime", examples: ["2025-01-31T10:00:00Z"], ...extra });
 export const DateOnly = (extra: { description?: string } = {}) =>
   Type.String({ format: "mizan-date", examples: ["2025-01-31"], ...extra });
 /** the largest amount NUMERIC(14,2) holds */

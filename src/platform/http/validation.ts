@@ -43,6 +43,13 @@ const FORMATS: Record<string, { check: (value: string) => boolean; says: string 
     check: isIsoDate,
     says: "must be a date of the form YYYY-MM-DD (or a date-time YYYY-MM-DDTHH:mm:ss.sssZ)",
   },
+  "mizan-any-datetime": {
+    check: (value) =>
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(value) &&
+      isDate(value.slice(0, 10)) &&
+      !Number.isNaN(Date.parse(value)),
+    says: "must be an ISO 8601 date-time with a time zone (2025-01-31T10:00:00Z)",
+  },
   email: {
     check: (value) => EMAIL.test(value) && value.length <= 255,
     says: "must be a valid e-mail address",

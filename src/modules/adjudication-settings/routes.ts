@@ -1,0 +1,69 @@
+import type { ModuleRoutes } from "../../platform/http/plugin.js";
+import { errorResponses } from "../../platform/http/schemas.js";
+import { EditsImportBody, EditsImported, EditsImportQuery, SettingsBody, SettingsView } from "./schemas.js";
+import { getSettings, importDiagnosisEdits, parseMceEdits, updateSettings } from "./service.js";
+
+const tags = ["Adjudication settings"];
+const EDITS_BODY_LIMIT = 16 * 1024 * 1024;
+
+export const adjudicationSettingsRoutes: ModuleRoutes = async (app, { db }) => {
+  app.addContentTypeParser(
+    "text/tab-separated-values",
+    { parseAs: "string", bodyLimit: EDITS_BODY_LIMIT },
+    (_request, body, done) => done(null, body),
+  );
+
+  app.get(
+    "/settings/prior-auth",
+    {
+      schema: {
+        tags,
+        summary: "The engine's settings of this tenant (beyond the spec)",
+        response: { 200: SettingsView, ...errorResponses([401]) },
+      },
+    },
+    async (request) => ({ ...(await getSettings(db, request.tenant.id)), code: 200, message: "Settings" }),
+  );
+
+  app.patch(
+    "/settings/prior-auth",
+    {
+      schema: {
+        tags,
+        summary:
+          "Change the engine's settings: auto-approval threshold, follow-up and duplicate windows, retention",
+        body: SettingsBody,
+        response: { 200: SettingsView, ...errorResponses([400, 401]) },
+      },
+    },
+    async (request) => ({
+      ...(await updateSettings(db, request.actor, request.body)),
+      code: 200,
+      message: "Settings updated successfully",
+    }),
+  );
+
+  app.post(
+    "/diagnosis-edits/import",
+    {
+      bodyLimit: EDITS_BODY_LIMIT,
+      schema: {
+        tags,
+        summary:
+          "Load diagnosis edits (CMS MCE TSV, or JSON): sex and age limits that override the built-in facts",
+        querystring: EditsImportQuery,
+        body: EditsImportBody,
+        response: { 200: EditsImported, ...errorResponses([400, 401, 413, 415]) },
+      },
+    },
+    async (request) => {
+      const parsed =
+        typeof request.body === "string" ? parseMceEdits(request.body) : { edits: request.body, skipped: 0 };
+      const result = await importDiagnosisEdits(db, request.actor, parsed.edits, {
+        mode: request.query.mode ?? "merge",
+        skipped: parsed.skipped,
+      });
+      return { ...result, code: 200, message: "Diagnosis edits imported successfully" };
+    },
+  );
+};

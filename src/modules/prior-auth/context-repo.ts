@@ -1,0 +1,197 @@
+import type {
+  DiagnosisEdit,
+  EngineSettings,
+  HistoryItem,
+  PeerStats,
+  ServiceType,
+} from "../../engine/prior-auth/types.js";
+import type { Queryable } from "../../platform/db/db.js";
+import { halalasOf } from "../../platform/money.js";
+
+/** how far back the member's history is read for duplicates, follow-ups and activity */
+const HISTORY_DAYS = 365;
+/** the most recent approved items of a service code that its peer statistics are computed over */
+const PEER_WINDOW = 500;
+/** pair rarity needs this many earlier requests to mean anything; counting stops there */
+const PAIR_TOTAL_CAP = 1_000;
+
+export const DEFAULT_SETTINGS: EngineSettings & { lightweightRetentionDays: number } = {
+  autoApprovalThreshold: 0.7,
+  followUpDays: 14,
+  duplicateWindowDays: 30,
+  lightweightRetentionDays: 30,
+};
+
+/** what the engine reads besides the request, the member and the coverage: SQL over past requests */
+export const contextRepo = {
+  async settings(db: Queryable, tenantId: number): Promise<typeof DEFAULT_SETTINGS> {
+    const rows = await db.query<{
+      auto_approval_threshold: string;
+      follow_up_days: number;
+      duplicate_window_days: number;
+      lightweight_retention_days: number;
+    }>(
+      `SELECT auto_approval_threshold::text, follow_up_days, duplicate_window_days, lightweight_retention_days
+       FROM tenant_settings WHERE tenant_id = $1`,
+      [tenantId],
+    );
+    const row = rows[0];
+    if (row === undefined) return DEFAULT_SETTINGS;
+    return {
+      autoApprovalThreshold: Number(row.auto_approval_threshold),
+      followUpDays: row.follow_up_days,
+      duplicateWindowDays: row.duplicate_window_days,
+      lightweightRetentionDays: row.lightweight_retention_days,
+    };
+  },
+
+  /**
+   * The member's past items: loaded history and the platform's own earlier requests (not this one, not
+   * cancelled ones), from a year before the treatment date to it.
+   */
+  async history(
+    db: Queryable,
+    tenantId: number,
+    member: { pk: number | undefined; memberId: string },
+    treatmentDate: Date,
+    exceptPriorAuthId: number | null,
+  ): Promise<HistoryItem[]> {
+    const rows = await db.query<{
+      date: Date;
+      service_code: string;
+      nphies_code: string | null;
+      service_type: string | null;
+      quantity: number;
+      unit_amount: string | null;
+      provider_cchi_no: string | null;
+      diagnosis_codes: string[];
+      approved: boolean;
+      reference: string;
+    }>(
+      `SELECT pa.treatment_date AS date, i.service_code, i.item->>'nphies_code' AS nphies_code, i.service_type,
+         i.claimed_quantity AS quantity, i.claimed_amount::text AS unit_amount, pa.provider_cchi_no,
+         ARRAY[pa.primary_diagnosis] AS diagnosis_codes, i.approved, pa.transaction_id AS reference
+       FROM prior_authorizations pa JOIN prior_authorization_items i ON i.prior_authorization_id = pa.id
+       WHERE pa.tenant_id = $1 AND pa.member_pk = $2 AND pa.id <> $3 AND pa.status <> 'CANCELLED'
+         AND pa.treatment_date BETWEEN $4::timestamptz - make_interval(days => $6) AND $4::timestamptz
+       UNION ALL
+       SELECT h.service_date, e.service_code, e.nphies_code, e.service_type, COALESCE(e.quantity, 1),
+         e.unit_amount::text, h.provider_cchi_no, h.diagnosis_codes, h.approved, h.reference
+       FROM member_history h
+       CROSS JOIN LATERAL json_to_recordset(h.items)
+         AS e (service_code text, nphies_code text, service_type text, quantity integer, unit_amount numeric)
+       WHERE h.tenant_id = $1 AND h.member_id = $5
+         AND h.service_date BETWEEN $4::timestamptz - make_interval(days => $6) AND $4::timestamptz`,
+      [tenantId, member.pk ?? 0, exceptPriorAuthId ?? 0, treatmentDate, member.memberId, HISTORY_DAYS],
+    );
+    return rows.map((row) => ({
+      date: row.date,
+      serviceCode: row.service_code,
+      nphiesCode: row.nphies_code,
+      serviceType: row.service_type as ServiceType | null,
+      quantity: row.quantity,
+      unitAmount: row.unit_amount === null ? null : halalasOf(row.unit_amount),
+      providerCchiNo: row.provider_cchi_no,
+      diagnosisCodes: row.diagnosis_codes.filter((code) => code !== null),
+      approved: row.approved,
+      reference: row.reference,
+    }));
+  },
+
+  /** robust statistics of the tenant's recent approved items of each service code (unit amounts in halalas) */
+  async peers(
+    db: Queryable,
+    tenantId: number,
+    serviceCodes: readonly string[],
+  ): Promise<Map<string, PeerStats>> {
+    const rows = await db.query<{
+      service_code: string;
+      n: number;
+      median_unit: number;
+      mad_unit: number;
+      median_qty: number;
+      mad_qty: number;
+    }>(
+      `WITH x AS (
+         SELECT c.code AS service_code, p.unit, p.qty
+         FROM unnest($2::text[]) AS c (code)
+         CROSS JOIN LATERAL (
+           SELECT claimed_amount * 100 AS unit, claimed_quantity AS qty FROM prior_authorization_items
+           WHERE tenant_id = $1 AND service_code = c.code AND approved ORDER BY id DESC LIMIT $3) p),
+       m AS (
+         SELECT service_code, count(*)::int AS n,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY unit) AS median_unit,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY qty) AS median_qty
+         FROM x GROUP BY service_code)
+       SELECT m.service_code, m.n, m.median_unit, m.median_qty,
+         percentile_cont(0.5) WITHIN GROUP (ORDER BY abs(x.unit - m.median_unit)) AS mad_unit,
+         percentile_cont(0.5) WITHIN GROUP (ORDER BY abs(x.qty - m.median_qty)) AS mad_qty
+       FROM x JOIN m USING (service_code)
+       GROUP BY m.service_code, m.n, m.median_unit, m.median_qty`,
+      [tenantId, [...new Set(serviceCodes)], PEER_WINDOW],
+    );
+    return new Map(
+      rows.map((row) => [
+        row.service_code,
+        {
+          count: row.n,
+          medianUnitAmount: Number(row.median_unit),
+          madUnitAmount: Number(row.mad_unit),
+          medianQuantity: Number(row.median_qty),
+          madQuantity: Number(row.mad_qty),
+        },
+      ]),
+    );
+  },
+
+  /** how often the primary diagnosis came with each service code before, and how many requests there were */
+  async pairs(db: Queryable, tenantId: number, primaryDiagnosis: string, serviceCodes: readonly string[]) {
+    const rows = await db.query<{ service_code: string | null; n: number }>(
+      `SELECT i.service_code, count(*)::int AS n
+       FROM prior_authorizations pa JOIN prior_authorization_items i ON i.prior_authorization_id = pa.id
+       WHERE pa.tenant_id = $1 AND pa.primary_diagnosis = $2 AND i.service_code = ANY($3::text[])
+       GROUP BY i.service_code
+       UNION ALL
+       SELECT NULL, count(*)::int FROM (SELECT 1 FROM prior_authorizations WHERE tenant_id = $1 LIMIT $4) t`,
+      [tenantId, primaryDiagnosis, [...new Set(serviceCodes)], PAIR_TOTAL_CAP],
+    );
+    const counts = new Map<string, number>();
+    let total = 0;
+    for (const row of rows) {
+      if (row.service_code === null) total = row.n;
+      else counts.set(`${primaryDiagnosis}|${row.service_code}`, row.n);
+    }
+    return { counts, total };
+  },
+
+  async diagnosisEdits(
+    db: Queryable,
+    tenantId: number,
+    codes: readonly string[],
+  ): Promise<Map<string, DiagnosisEdit>> {
+    const rows = await db.query<{
+      code: string;
+      sex: "MALE" | "FEMALE" | null;
+      min_age: number | null;
+      max_age: number | null;
+      maternity: boolean;
+      newborn: boolean;
+    }>(
+      `SELECT code, sex, min_age, max_age, maternity, newborn FROM diagnosis_edits
+       WHERE tenant_id = $1 AND code = ANY($2::text[])`,
+      [tenantId, [...new Set(codes)]],
+    );
+    return new Map(
+      rows.map((row) => [
+        row.code,
+        {
+          ...(row.sex === null ? {} : { sex: row.sex }),
+          ...(row.min_age === null ? {} : { minAge: row.min_age }),
+          ...(row.max_age === null ? {} : { maxAge: row.max_age }),
+          ...(row.maternity ? { maternity: true } : {}),
+          ...(row.newborn ? { newborn: true } : {}),
+        },
+      ]),
+    );
+  },
+};

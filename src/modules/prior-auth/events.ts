@@ -1,0 +1,36 @@
+import type { TenantActor } from "../../platform/audit/audit.js";
+import type { Queryable } from "../../platform/db/db.js";
+import { type EventHookType, emitEvent } from "../../platform/events/outbox.js";
+import type { JobQueue } from "../../platform/jobs/queue.js";
+import { eventDataOf } from "./present.js";
+import { priorAuthRepo } from "./repo.js";
+
+/**
+ * The request's events, in the transaction of the change: each carries the whole request as it now is
+ * (the spec's PRE_AUTH_RESULT `data`), plus what the event is about (`extra`: the communication, the
+ * reopening). They share the request as their subject, so a webhook gets them in this order.
+ */
+export async function emitPriorAuthEvents(
+  tx: Queryable,
+  jobs: JobQueue,
+  actor: TenantActor,
+  priorAuthId: number,
+  hookTypes: readonly EventHookType[],
+  source: "ENGINE" | "REVIEWER",
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  const row = await priorAuthRepo.findById(tx, priorAuthId);
+  if (row === undefined)
+    throw new Error(`prior authorization ${priorAuthId} vanished inside its transaction`);
+  const data = eventDataOf(row, await priorAuthRepo.listItems(tx, priorAuthId), source);
+  for (const hookType of hookTypes) {
+    await emitEvent(tx, jobs, actor.tenantId, {
+      hookType,
+      eventType: hookType,
+      data: hookType === "PRE_AUTH_RESULT" ? data : { ...data, ...extra },
+      subject: `prior-auth:${row.transaction_id}`,
+      transactionType: row.transaction_type,
+      requestId: actor.requestId,
+    });
+  }
+}
