@@ -167,7 +167,7 @@ describe("the whole story of a prior authorization, with a real webhook receiver
         ],
         [200, 200, 250, 50],
       );
-      const reason = (items[0]?.reason_code as Record<string, unknown>[])[0] ?? {};
+      const reason = ((items[0]?.reason_code ?? []) as Record<string, unknown>[])[0] ?? {};
       assert.deepEqual(Object.keys(reason), REASON_FIELDS);
       assert.equal(reason.nphies_code, "NDC079");
       assert.equal(typeof reason.nphies_description, "string");
@@ -239,11 +239,11 @@ describe("the whole story of a prior authorization, with a real webhook receiver
         [true, "CCHI-2", 14],
       );
       assert.equal(
-        (reopened?.json.data as { nphies_reopen_reason: string }).nphies_reopen_reason,
+        (reopened?.json.data as { nphies_reopen_reason?: string } | undefined)?.nphies_reopen_reason,
         "ADJUDICATION",
       );
       assert.equal(
-        (communication?.json.data as { communication: { title: string } }).communication.title,
+        (communication?.json.data as { communication?: { title: string } } | undefined)?.communication?.title,
         "More information",
       );
       assert.equal(new Set(events.map((e) => e.headers["webhook-id"])).size, 8, "each event has its own id");
