@@ -5,44 +5,36 @@
  * Then the bulk patient imports (bench/policy-bulk.ts) and webhook deliveries (bench/webhooks.ts) on the
  * same server.
  * Environment: BENCH_SECONDS (default 10) per scenario, BENCH_CONNECTIONS (default 20), BENCH_ONLY (a
- * comma-separated choice of http, bulk, webhooks; default all).
+ * comma-separated choice of http, prior-auth, bulk, webhooks; default all).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import autocannon, { type Result } from "autocannon";
+import autocannon from "autocannon";
+import { type Figure, figure } from "./figures.js";
 import { benchBulkImports, peakRssMb } from "./policy-bulk.js";
+import { benchPriorAuth } from "./prior-auth.js";
 import { ADMIN_TOKEN, API_KEY, buildOnce, freePort, startServer, TENANT } from "./server.js";
 import { benchWebhookDeliveries, benchWebhookDrain } from "./webhooks.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const ONLY = new Set((process.env.BENCH_ONLY ?? "http,bulk,webhooks").split(","));
+const ONLY = new Set((process.env.BENCH_ONLY ?? "http,prior-auth,bulk,webhooks").split(","));
 
-interface Figure {
-  scenario: string;
-  requestsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  maxMs: number;
-  total: number;
-  failures: number;
-  budget: string;
-}
-
-function figure(scenario: string, result: Result, budget: string, okStatus: string): Figure {
-  const ok = result.statusCodeStats[okStatus]?.count ?? 0;
-  return {
-    scenario,
-    requestsPerSecond: Math.round(result.requests.average),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    maxMs: result.latency.max,
-    total: result.requests.total,
-    failures: result.errors + result.timeouts + (result.requests.total - ok),
-    budget,
-  };
+function printFigures(figures: readonly Figure[]): void {
+  console.table(
+    figures.map((f) => ({
+      scenario: f.scenario,
+      "req/s": f.requestsPerSecond,
+      "p50 ms": f.p50Ms,
+      "p99 ms": f.p99Ms,
+      "max ms": f.maxMs,
+      requests: f.total,
+      failures: f.failures,
+      budget: f.budget,
+    })),
+  );
 }
 
 /** the HTTP scenarios: network find-all over a large and a small tenant, and member create */
@@ -123,18 +115,7 @@ async function benchHttp(port: number, base: string, headers: Record<string, str
     `\nMizan benchmarks: ${cpus().length} cores, Node ${process.version}, embedded PGlite, ` +
       `${CONNECTIONS} concurrent clients, ${SECONDS} s per scenario, LOG_LEVEL=warn\n`,
   );
-  console.table(
-    figures.map((f) => ({
-      scenario: f.scenario,
-      "req/s": f.requestsPerSecond,
-      "p50 ms": f.p50Ms,
-      "p99 ms": f.p99Ms,
-      "max ms": f.maxMs,
-      requests: f.total,
-      failures: f.failures,
-      budget: f.budget,
-    })),
-  );
+  printFigures(figures);
   return figures;
 }
 
@@ -147,6 +128,15 @@ async function main(): Promise<void> {
   const headers = { "access-key": API_KEY, "content-type": "application/json" };
   try {
     const figures = ONLY.has("http") ? await benchHttp(port, base, headers) : [];
+    if (ONLY.has("prior-auth")) {
+      const priorAuth = await benchPriorAuth(port, ADMIN_TOKEN, {
+        seconds: SECONDS,
+        connections: CONNECTIONS,
+      });
+      console.log("\nPrior authorization (same server, embedded PGlite):\n");
+      printFigures(priorAuth);
+      figures.push(...priorAuth);
+    }
     const bulk = ONLY.has("bulk") ? await benchBulkImports(base, headers) : [];
     if (bulk.length > 0) {
       console.log("\nBulk patient imports (same server, embedded PGlite):\n");

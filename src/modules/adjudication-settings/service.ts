@@ -2,12 +2,12 @@ import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db } from "../../platform/db/db.js";
 import { refusal } from "../../platform/http/errors.js";
 import { isCodeToken, normalizeIcd10 } from "../../reference/icd10.js";
-import { contextRepo } from "../prior-auth/context-repo.js";
+import { contextRepo, forgetNoEdits } from "../prior-auth/context-repo.js";
 import { diagnosisEditRepo, settingsRepo } from "./repo.js";
 import type { EditInput, SettingsInput } from "./schemas.js";
 
 export async function getSettings(db: Db, tenantId: number) {
-  const settings = await contextRepo.settings(db, tenantId);
+  const settings = await contextRepo.loadSettings(db, tenantId);
   return {
     auto_approval_threshold: settings.autoApprovalThreshold,
     follow_up_days: settings.followUpDays,
@@ -19,6 +19,7 @@ export async function getSettings(db: Db, tenantId: number) {
 export async function updateSettings(db: Db, actor: TenantActor, input: SettingsInput) {
   await db.transaction(async (tx) => {
     await settingsRepo.upsert(tx, actor.tenantId, input);
+    contextRepo.forgetSettings(actor.tenantId);
     await recordAudit(tx, actor, {
       action: "settings.prior-auth.update",
       entityType: "tenant-settings",
@@ -77,6 +78,7 @@ export async function importDiagnosisEdits(
   await db.transaction(async (tx) => {
     if (options.mode === "replace") await diagnosisEditRepo.clear(tx, actor.tenantId);
     await diagnosisEditRepo.upsertMany(tx, actor.tenantId, normalized);
+    forgetNoEdits(actor.tenantId);
     await recordAudit(tx, actor, {
       action: "diagnosis-edits.import",
       entityType: "diagnosis-edits",

@@ -70,8 +70,9 @@ export const codeSetRepo = {
     const rows = await db.query<{ loaded: boolean; code: string | null; description: string | null }>(
       `SELECT EXISTS (SELECT 1 FROM code_sets WHERE tenant_id = $1 AND system = $2) AS loaded, e.code, e.description
        FROM (SELECT 1) AS one
-       LEFT JOIN code_set_entries e ON e.tenant_id = $1 AND e.system = $2 AND e.code = ANY($3::text[])`,
-      [tenantId, system, [...new Set(codes)]],
+       LEFT JOIN code_set_entries e ON e.tenant_id = $1 AND e.system = $2
+         AND e.code IN (SELECT json_array_elements_text($3::json))`,
+      [tenantId, system, JSON.stringify([...new Set(codes)])],
     );
     const found = new Map<string, string>();
     for (const row of rows) if (row.code !== null) found.set(row.code, row.description ?? "");

@@ -192,17 +192,24 @@ export const priceListRepo = {
       price_list_erp_id: string;
       price_item_erp_id: string;
     }>(
-      `SELECT DISTINCT ON (c.ord) c.ord::int, i.price::text, l.price_list_erp_id, i.price_item_erp_id
-       FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS c (service_code, nphies_code, ord)
+      `SELECT DISTINCT ON (c.ord) c.ord, i.price::text, l.price_list_erp_id, i.price_item_erp_id
+       FROM json_to_recordset($3::json) AS c (ord integer, service_code text, nphies_code text)
        JOIN price_lists l ON l.tenant_id = $1 AND l.provider_id = $2
-         AND l.start_date <= $5::timestamptz AND l.end_date >= $5::timestamptz
+         AND l.start_date <= $4::timestamptz AND l.end_date >= $4::timestamptz
        JOIN price_items i ON i.price_list_id = l.id
-         AND i.date_start <= $5::timestamptz AND i.date_end >= $5::timestamptz
+         AND i.date_start <= $4::timestamptz AND i.date_end >= $4::timestamptz
          AND (i.provider_service_code = c.service_code OR i.nphies_code = c.nphies_code)
        ORDER BY c.ord, i.provider_service_code = c.service_code DESC, l.start_date DESC, i.date_start DESC, i.id DESC`,
-      [tenantId, providerId, items.map((item) => item.serviceCode), items.map((item) => item.nphiesCode), at],
+      [
+        tenantId,
+        providerId,
+        JSON.stringify(
+          items.map((item, ord) => ({ ord, service_code: item.serviceCode, nphies_code: item.nphiesCode })),
+        ),
+        at,
+      ],
     );
-    return new Map(rows.map(({ ord, ...price }) => [ord - 1, price]));
+    return new Map(rows.map(({ ord, ...price }) => [ord, price]));
   },
 
   async findInForce(

@@ -5,6 +5,7 @@ import type {
   PeerStats,
   ServiceType,
 } from "../../engine/prior-auth/types.js";
+import { TtlCache } from "../../platform/cache.js";
 import type { Queryable } from "../../platform/db/db.js";
 import { halalasOf } from "../../platform/money.js";
 
@@ -12,8 +13,19 @@ import { halalasOf } from "../../platform/money.js";
 const HISTORY_DAYS = 365;
 /** the most recent approved items of a service code that its peer statistics are computed over */
 const PEER_WINDOW = 500;
-/** pair rarity needs this many earlier requests to mean anything; counting stops there */
-const PAIR_TOTAL_CAP = 1_000;
+/** the rare-pair signal grows with history up to 5,000 requests; counting stops there */
+const PAIR_TOTAL_CAP = 5_000;
+/** peer groups this large are recomputed at most once a minute */
+const PEERS_CACHED = 50;
+const PEER_CACHE = new TtlCache<PeerStats | null>(60_000);
+const PAIR_TOTALS = new TtlCache<number>(60_000);
+const SETTINGS = new TtlCache<typeof DEFAULT_SETTINGS>(10_000);
+const NO_EDITS = new TtlCache<true>(10_000);
+
+/** after an import of edits through this node, the next request reads them */
+export function forgetNoEdits(tenantId: number): void {
+  NO_EDITS.delete(String(tenantId));
+}
 
 export const DEFAULT_SETTINGS: EngineSettings & { lightweightRetentionDays: number } = {
   autoApprovalThreshold: 0.7,
@@ -24,7 +36,20 @@ export const DEFAULT_SETTINGS: EngineSettings & { lightweightRetentionDays: numb
 
 /** what the engine reads besides the request, the member and the coverage: SQL over past requests */
 export const contextRepo = {
+  /** the tenant's settings, remembered for 10 s (a change made through this node applies at once) */
   async settings(db: Queryable, tenantId: number): Promise<typeof DEFAULT_SETTINGS> {
+    const cached = SETTINGS.get(String(tenantId));
+    if (cached !== undefined) return cached;
+    const loaded = await contextRepo.loadSettings(db, tenantId);
+    SETTINGS.set(String(tenantId), loaded);
+    return loaded;
+  },
+
+  forgetSettings(tenantId: number): void {
+    SETTINGS.delete(String(tenantId));
+  },
+
+  async loadSettings(db: Queryable, tenantId: number): Promise<typeof DEFAULT_SETTINGS> {
     const rows = await db.query<{
       auto_approval_threshold: string;
       follow_up_days: number;
@@ -98,12 +123,24 @@ export const contextRepo = {
     }));
   },
 
-  /** robust statistics of the tenant's recent approved items of each service code (unit amounts in halalas) */
+  /**
+   * Robust statistics of the tenant's recent approved items of each service code (unit amounts in
+   * halalas). A code with PEERS_CACHED approved items or more changes little with one more, so its
+   * figures are kept for a minute; smaller groups are computed on every request.
+   */
   async peers(
     db: Queryable,
     tenantId: number,
     serviceCodes: readonly string[],
   ): Promise<Map<string, PeerStats>> {
+    const result = new Map<string, PeerStats>();
+    const missing: string[] = [];
+    for (const code of new Set(serviceCodes)) {
+      const cached = PEER_CACHE.get(`${tenantId}|${code}`);
+      if (cached === undefined) missing.push(code);
+      else if (cached !== null) result.set(code, cached);
+    }
+    if (missing.length === 0) return result;
     const rows = await db.query<{
       service_code: string;
       n: number;
@@ -114,7 +151,7 @@ export const contextRepo = {
     }>(
       `WITH x AS (
          SELECT c.code AS service_code, p.unit, p.qty
-         FROM unnest($2::text[]) AS c (code)
+         FROM json_array_elements_text($2::json) AS c (code)
          CROSS JOIN LATERAL (
            SELECT claimed_amount * 100 AS unit, claimed_quantity AS qty FROM prior_authorization_items
            WHERE tenant_id = $1 AND service_code = c.code AND approved ORDER BY id DESC LIMIT $3) p),
@@ -128,47 +165,70 @@ export const contextRepo = {
          percentile_cont(0.5) WITHIN GROUP (ORDER BY abs(x.qty - m.median_qty)) AS mad_qty
        FROM x JOIN m USING (service_code)
        GROUP BY m.service_code, m.n, m.median_unit, m.median_qty`,
-      [tenantId, [...new Set(serviceCodes)], PEER_WINDOW],
+      [tenantId, JSON.stringify(missing), PEER_WINDOW],
     );
-    return new Map(
-      rows.map((row) => [
-        row.service_code,
-        {
-          count: row.n,
-          medianUnitAmount: Number(row.median_unit),
-          madUnitAmount: Number(row.mad_unit),
-          medianQuantity: Number(row.median_qty),
-          madQuantity: Number(row.mad_qty),
-        },
-      ]),
-    );
+    const found = new Map(rows.map((row) => [row.service_code, row]));
+    for (const code of missing) {
+      const row = found.get(code);
+      const stats =
+        row === undefined
+          ? null
+          : {
+              count: row.n,
+              medianUnitAmount: Number(row.median_unit),
+              madUnitAmount: Number(row.mad_unit),
+              medianQuantity: Number(row.median_qty),
+              madQuantity: Number(row.mad_qty),
+            };
+      if (stats !== null) result.set(code, stats);
+      if (stats !== null && stats.count >= PEERS_CACHED) PEER_CACHE.set(`${tenantId}|${code}`, stats);
+    }
+    return result;
   },
 
-  /** how often the primary diagnosis came with each service code before, and how many requests there were */
+  /**
+   * Which of the request's service codes the tenant has seen with the primary diagnosis before, and about
+   * how many requests the tenant has (counted up to PAIR_TOTAL_CAP, remembered for a minute).
+   */
   async pairs(db: Queryable, tenantId: number, primaryDiagnosis: string, serviceCodes: readonly string[]) {
-    const rows = await db.query<{ service_code: string | null; n: number }>(
-      `SELECT i.service_code, count(*)::int AS n
-       FROM prior_authorizations pa JOIN prior_authorization_items i ON i.prior_authorization_id = pa.id
-       WHERE pa.tenant_id = $1 AND pa.primary_diagnosis = $2 AND i.service_code = ANY($3::text[])
-       GROUP BY i.service_code
-       UNION ALL
-       SELECT NULL, count(*)::int FROM (SELECT 1 FROM prior_authorizations WHERE tenant_id = $1 LIMIT $4) t`,
-      [tenantId, primaryDiagnosis, [...new Set(serviceCodes)], PAIR_TOTAL_CAP],
+    const rows = await db.query<{ service_code: string }>(
+      `SELECT service_code FROM diagnosis_service_pairs
+       WHERE tenant_id = $1 AND diagnosis = $2 AND service_code IN (SELECT json_array_elements_text($3::json))`,
+      [tenantId, primaryDiagnosis, JSON.stringify([...new Set(serviceCodes)])],
     );
-    const counts = new Map<string, number>();
-    let total = 0;
-    for (const row of rows) {
-      if (row.service_code === null) total = row.n;
-      else counts.set(`${primaryDiagnosis}|${row.service_code}`, row.n);
+    const counts = new Map(rows.map((row) => [`${primaryDiagnosis}|${row.service_code}`, 1]));
+    let total = PAIR_TOTALS.get(String(tenantId));
+    if (total === undefined) {
+      const counted = await db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM (SELECT 1 FROM prior_authorizations WHERE tenant_id = $1 LIMIT $2) t",
+        [tenantId, PAIR_TOTAL_CAP],
+      );
+      total = counted[0]?.n ?? 0;
+      PAIR_TOTALS.set(String(tenantId), total);
     }
     return { counts, total };
   },
 
+  /**
+   * The loaded edits of these codes and of their parents down to 3 characters (the engine takes the
+   * nearest). A tenant without edits, the usual case, is remembered as such for 10 s.
+   */
   async diagnosisEdits(
     db: Queryable,
     tenantId: number,
     codes: readonly string[],
   ): Promise<Map<string, DiagnosisEdit>> {
+    if (NO_EDITS.get(String(tenantId)) === true) return new Map();
+    const any = await db.query("SELECT 1 FROM diagnosis_edits WHERE tenant_id = $1 LIMIT 1", [tenantId]);
+    if (any.length === 0) {
+      NO_EDITS.set(String(tenantId), true);
+      return new Map();
+    }
+    const wanted = [
+      ...new Set(
+        codes.flatMap((code) => Array.from({ length: code.length - 2 }, (_, i) => code.slice(0, i + 3))),
+      ),
+    ];
     const rows = await db.query<{
       code: string;
       sex: "MALE" | "FEMALE" | null;
@@ -178,8 +238,8 @@ export const contextRepo = {
       newborn: boolean;
     }>(
       `SELECT code, sex, min_age, max_age, maternity, newborn FROM diagnosis_edits
-       WHERE tenant_id = $1 AND code = ANY($2::text[])`,
-      [tenantId, [...new Set(codes)]],
+       WHERE tenant_id = $1 AND code IN (SELECT json_array_elements_text($2::json))`,
+      [tenantId, JSON.stringify(wanted)],
     );
     return new Map(
       rows.map((row) => [

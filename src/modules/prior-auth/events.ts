@@ -3,7 +3,7 @@ import type { Queryable } from "../../platform/db/db.js";
 import { type EventHookType, emitEvent } from "../../platform/events/outbox.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
 import { eventDataOf } from "./present.js";
-import { priorAuthRepo } from "./repo.js";
+import { type ItemRow, type PriorAuthRow, priorAuthRepo } from "./repo.js";
 
 /**
  * The request's events, in the transaction of the change: each carries the whole request as it now is
@@ -18,11 +18,13 @@ export async function emitPriorAuthEvents(
   hookTypes: readonly EventHookType[],
   source: "ENGINE" | "REVIEWER",
   extra: Record<string, unknown> = {},
+  /** the request as it now is, when the caller has it at hand (create): saves reading it back */
+  known?: { pa: PriorAuthRow; items: ItemRow[] },
 ): Promise<void> {
-  const row = await priorAuthRepo.findById(tx, priorAuthId);
+  const row = known?.pa ?? (await priorAuthRepo.findById(tx, priorAuthId));
   if (row === undefined)
     throw new Error(`prior authorization ${priorAuthId} vanished inside its transaction`);
-  const data = eventDataOf(row, await priorAuthRepo.listItems(tx, priorAuthId), source);
+  const data = eventDataOf(row, known?.items ?? (await priorAuthRepo.listItems(tx, priorAuthId)), source);
   for (const hookType of hookTypes) {
     await emitEvent(tx, jobs, actor.tenantId, {
       hookType,

@@ -45,6 +45,8 @@ export async function lockMember(tx: Queryable, tenantId: number, memberId: stri
  * ACTIVE for the calendar year of the treatment.
  */
 export async function ensurePolicy(tx: Queryable, tenantId: number, input: CreateInput): Promise<PolicyRow> {
+  const known = await findPolicy(tx, tenantId, input);
+  if (known !== undefined) return known;
   // a holder whose name is taken by another holder gets its ERP code with a suffix as its name
   await tx.query(
     `INSERT INTO policy_holders (tenant_id, ph_erp_id, name)
@@ -70,6 +72,20 @@ export async function ensurePolicy(tx: Queryable, tenantId: number, input: Creat
   const policy = rows[0];
   if (policy === undefined) throw new Error(`policy ${input.policy_no} vanished inside its transaction`);
   return policy;
+}
+
+async function findPolicy(
+  tx: Queryable,
+  tenantId: number,
+  input: CreateInput,
+): Promise<PolicyRow | undefined> {
+  const rows = await tx.query<PolicyRow>(
+    `SELECT p.id, p.policy_holder_id, p.policy_no, p.start_date, p.end_date, p.created_date, p.status, p.plan_code
+     FROM policy_holders h JOIN policies p ON p.policy_holder_id = h.id
+     WHERE h.tenant_id = $1 AND h.ph_erp_id = $2 AND p.policy_no = $3`,
+    [tenantId, input.ph_erp_id, input.policy_no],
+  );
+  return rows[0];
 }
 
 /** the category lightweight requests file the benefits they describe under */

@@ -120,44 +120,73 @@ export interface NewPriorAuth {
   request_alerts: string[];
 }
 
-/** the decision columns, in the order the unnest of saveDecisions lists them */
-const DECISION_ARRAYS = `unnest($2::int[], $3::text[], $4::boolean[], $5::int[], $6::text[], $7::numeric[], $8::numeric[],
-  $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[], $15::text[],
-  $16::text[], $17::text[], $18::text[])
-  AS d (item_index, outcome, approved, approved_quantity, approved_duration, unit_price, request_amount,
-        approved_amount, price_rejected_amount, rejected_amount, held_amount, net_payable, ai_score, ai_alert,
-        reasons, reviewer_status, reviewer_reasons)`;
-
-function decisionArrays(decisions: readonly (StoredDecision & { item_index: number })[]) {
-  const column = <K extends keyof StoredDecision | "item_index">(key: K) => decisions.map((d) => d[key]);
-  return [
-    column("item_index"),
-    column("outcome"),
-    column("approved"),
-    column("approved_quantity"),
-    column("approved_duration"),
-    column("unit_price"),
-    column("request_amount"),
-    column("approved_amount"),
-    column("price_rejected_amount"),
-    column("rejected_amount"),
-    column("held_amount"),
-    column("net_payable"),
-    column("ai_score"),
-    column("ai_alert"),
-    decisions.map((d) => JSON.stringify(d.reasons)),
-    column("reviewer_status"),
-    decisions.map((d) => (d.reviewer_reasons === null ? null : JSON.stringify(d.reviewer_reasons))),
-  ];
-}
+/**
+ * The decision columns as json_to_recordset reads them: rows travel as one JSON text parameter, so the
+ * embedded database runs the statement prepared however many items there are.
+ */
+const DECISION_RECORD = `item_index integer, outcome text, approved boolean, approved_quantity integer,
+  approved_duration text, unit_price numeric, request_amount numeric, approved_amount numeric,
+  price_rejected_amount numeric, rejected_amount numeric, held_amount numeric, net_payable numeric,
+  ai_score numeric, ai_alert text, reasons json, reviewer_status text, reviewer_reasons json`;
 
 export const priorAuthRepo = {
-  async insert(tx: Queryable, tenantId: number, pa: NewPriorAuth): Promise<number> {
-    const rows = await tx.query<{ id: number }>(
-      `INSERT INTO prior_authorizations (tenant_id, transaction_id, member_pk, policy_id, status, mode,
-         authorization_number, transaction_type, provider_cchi_no, provider_id, treatment_date, primary_diagnosis,
-         request, note, request_alerts, engine_runs)
-       VALUES ($1, $2, $3, $4, 'PENDING', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 1) RETURNING id`,
+  /**
+   * A new request with its items (and the engine's first decisions), the first entry of its history, and
+   * the diagnosis-service pairs it shows, in one statement: the create's writes in one round trip.
+   */
+  async insert(
+    tx: Queryable,
+    tenantId: number,
+    pa: NewPriorAuth,
+    items: readonly ItemInput[],
+    decisions: readonly (StoredDecision & {
+      item_index: number;
+      benefit_code: number | null;
+      sub_benefit_code: number | null;
+    })[],
+    history: { actor: string; requestId: string | undefined; details: object },
+  ): Promise<number> {
+    const rows = decisions.map((decision) => {
+      const item = items[decision.item_index] as ItemInput;
+      return {
+        ...decision,
+        service_code: item.service_code,
+        service_type: item.service_type,
+        erp_item_id: item.erp_item_id ?? null,
+        claimed_quantity: item.claimed_quantity ?? 1,
+        claimed_amount: item.claimed_amount ?? 0,
+        item,
+      };
+    });
+    const inserted = await tx.query<{ id: number }>(
+      `WITH pa AS (
+         INSERT INTO prior_authorizations (tenant_id, transaction_id, member_pk, policy_id, status, mode,
+           authorization_number, transaction_type, provider_cchi_no, provider_id, treatment_date, primary_diagnosis,
+           request, note, request_alerts, engine_runs)
+         VALUES ($1, $2, $3, $4, 'PENDING', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 1) RETURNING id),
+       items AS (
+         INSERT INTO prior_authorization_items (tenant_id, prior_authorization_id, item_index, service_code,
+           service_type, erp_item_id, claimed_quantity, claimed_amount, item, benefit_code, sub_benefit_code,
+           outcome, approved, approved_quantity, approved_duration, unit_price, request_amount, approved_amount,
+           price_rejected_amount, rejected_amount, held_amount, net_payable, ai_score, ai_alert, reasons,
+           reviewer_status, reviewer_reasons)
+         SELECT $1, pa.id, d.item_index, d.service_code, d.service_type, d.erp_item_id, d.claimed_quantity,
+           d.claimed_amount, d.item, d.benefit_code, d.sub_benefit_code, d.outcome, d.approved,
+           d.approved_quantity, d.approved_duration, d.unit_price, d.request_amount, d.approved_amount,
+           d.price_rejected_amount, d.rejected_amount, d.held_amount, d.net_payable, d.ai_score, d.ai_alert,
+           d.reasons, d.reviewer_status, d.reviewer_reasons
+         FROM pa, json_to_recordset($15::json) AS d (${DECISION_RECORD}, service_code text, service_type text,
+           erp_item_id text, claimed_quantity integer, claimed_amount numeric, item json, benefit_code integer,
+           sub_benefit_code integer)),
+       history AS (
+         INSERT INTO prior_authorization_history (prior_authorization_id, action, from_status, to_status, actor,
+           request_id, details)
+         SELECT pa.id, 'create', NULL, 'PENDING', $16, $17, $18 FROM pa),
+       pairs AS (
+         INSERT INTO diagnosis_service_pairs (tenant_id, diagnosis, service_code)
+         SELECT DISTINCT $1::integer, $11::text, d.service_code FROM json_to_recordset($15::json) AS d (service_code text)
+         ON CONFLICT DO NOTHING)
+       SELECT id FROM pa`,
       [
         tenantId,
         pa.transaction_id,
@@ -173,54 +202,13 @@ export const priorAuthRepo = {
         JSON.stringify(pa.request),
         pa.note,
         JSON.stringify(pa.request_alerts),
+        JSON.stringify(rows),
+        history.actor,
+        history.requestId ?? null,
+        JSON.stringify(history.details),
       ],
     );
-    return (rows[0] as { id: number }).id;
-  },
-
-  /** the items as submitted, with the engine's first decisions */
-  async insertItems(
-    tx: Queryable,
-    tenantId: number,
-    priorAuthId: number,
-    items: readonly ItemInput[],
-    decisions: readonly (StoredDecision & {
-      item_index: number;
-      benefit_code: number | null;
-      sub_benefit_code: number | null;
-    })[],
-  ): Promise<void> {
-    await tx.query(
-      `INSERT INTO prior_authorization_items (tenant_id, prior_authorization_id, item_index, service_code,
-         service_type, erp_item_id, claimed_quantity, claimed_amount, item, benefit_code, sub_benefit_code,
-         outcome, approved, approved_quantity, approved_duration, unit_price, request_amount, approved_amount,
-         price_rejected_amount, rejected_amount, held_amount, net_payable, ai_score, ai_alert, reasons,
-         reviewer_status, reviewer_reasons)
-       SELECT $19, $1, d.item_index, i.service_code, i.service_type, i.erp_item_id, i.claimed_quantity,
-         i.claimed_amount, i.item::json, i.benefit_code, i.sub_benefit_code, d.outcome, d.approved,
-         d.approved_quantity, d.approved_duration, d.unit_price, d.request_amount, d.approved_amount,
-         d.price_rejected_amount, d.rejected_amount, d.held_amount, d.net_payable, d.ai_score, d.ai_alert,
-         d.reasons::json, d.reviewer_status, d.reviewer_reasons::json
-       FROM ${DECISION_ARRAYS}
-       JOIN unnest($20::text[], $21::text[], $22::text[], $23::int[], $24::numeric[], $25::text[], $26::int[],
-         $27::int[]) WITH ORDINALITY
-         AS i (service_code, service_type, erp_item_id, claimed_quantity, claimed_amount, item, benefit_code,
-               sub_benefit_code, ord)
-         ON i.ord = d.item_index + 1`,
-      [
-        priorAuthId,
-        ...decisionArrays(decisions),
-        tenantId,
-        items.map((item) => item.service_code),
-        items.map((item) => item.service_type),
-        items.map((item) => item.erp_item_id ?? null),
-        items.map((item) => item.claimed_quantity ?? 1),
-        items.map((item) => item.claimed_amount ?? 0),
-        items.map((item) => JSON.stringify(item)),
-        decisions.map((d) => d.benefit_code),
-        decisions.map((d) => d.sub_benefit_code),
-      ],
-    );
+    return (inserted[0] as { id: number }).id;
   },
 
   /** replaces the decisions of the request's items (an engine re-run, a reviewer's update) */
@@ -235,10 +223,10 @@ export const priorAuthRepo = {
          request_amount = d.request_amount, approved_amount = d.approved_amount,
          price_rejected_amount = d.price_rejected_amount, rejected_amount = d.rejected_amount,
          held_amount = d.held_amount, net_payable = d.net_payable, ai_score = d.ai_score, ai_alert = d.ai_alert,
-         reasons = d.reasons::json, reviewer_status = d.reviewer_status, reviewer_reasons = d.reviewer_reasons::json
-       FROM ${DECISION_ARRAYS}
+         reasons = d.reasons, reviewer_status = d.reviewer_status, reviewer_reasons = d.reviewer_reasons
+       FROM json_to_recordset($2::json) AS d (${DECISION_RECORD})
        WHERE i.prior_authorization_id = $1 AND i.item_index = d.item_index`,
-      [priorAuthId, ...decisionArrays(decisions)],
+      [priorAuthId, JSON.stringify(decisions)],
     );
   },
 

@@ -15,8 +15,8 @@ import { adjudicate, storedDecisionOf } from "./adjudicate.js";
 import { emitPriorAuthEvents } from "./events.js";
 import { ensureDescribedBenefits, ensureMember, ensurePolicy, lockMember } from "./lightweight.js";
 import { itemResultOf } from "./present.js";
-import { priorAuthRepo } from "./repo.js";
-import type { CreateInput } from "./schemas.js";
+import { type ItemRow, type PriorAuthRow, priorAuthRepo } from "./repo.js";
+import type { CreateInput, ItemInput } from "./schemas.js";
 
 /** rules across fields the schema cannot say; any of them refuses the request (400) */
 function checkRequest(input: CreateInput): void {
@@ -49,6 +49,69 @@ function memberAlerts(member: { gender: string; date_of_birth: Date }, input: Cr
   return differences.length === 0
     ? []
     : [`Member information inconsistency: ${differences.join("; ")} (the member on file was kept)`];
+}
+
+/** a request just stored, as a row of the table (the create's event is built from it) */
+function newRequestRow(
+  id: number,
+  input: CreateInput,
+  known: {
+    mode: TenantMode;
+    memberPk: number;
+    policyId: number | null;
+    providerId: number | null;
+    note: string;
+    alerts: string[];
+    now: Date;
+  },
+): PriorAuthRow {
+  return {
+    id,
+    transaction_id: input.transaction_id,
+    member_pk: known.memberPk,
+    policy_id: known.policyId,
+    status: "PENDING",
+    mode: known.mode,
+    authorization_number: input.authorization_number,
+    transaction_type: input.transaction_type ?? "PREAUTH",
+    provider_cchi_no: input.medical_provider_cchi_no,
+    provider_id: known.providerId,
+    treatment_date: new Date(input.treatment_date),
+    request: input,
+    note: known.note,
+    request_alerts: known.alerts,
+    reviewer_erp_id: null,
+    approval_remarks: null,
+    referral_remarks: null,
+    internal_referral_notes: null,
+    internal_notes: null,
+    referral_cchi_code: null,
+    referral_valid_days: null,
+    referred_at: null,
+    nphies_reopen_reason: null,
+    nphies_reopen_at: null,
+    reopened_by: null,
+    response_bundle_id: null,
+    response_bundle_status: null,
+    response_bundle_date: null,
+    engine_runs: 1,
+    cancelled_at: null,
+    created_at: known.now,
+    updated_at: known.now,
+  };
+}
+
+function itemRowOf(item: ItemInput, decision: ReturnType<typeof storedDecisionOf>): ItemRow {
+  return {
+    ...decision,
+    id: 0,
+    service_code: item.service_code,
+    erp_item_id: item.erp_item_id ?? null,
+    claimed_quantity: item.claimed_quantity ?? 1,
+    claimed_amount: String(item.claimed_amount ?? 0),
+    item,
+    ai_score: String(decision.ai_score),
+  };
 }
 
 /** standard mode: everything the request names must exist, checked before anything is written */
@@ -97,6 +160,7 @@ export async function createPriorAuth(
     input.diagnoses.map((diagnosis) => diagnosis.code),
   );
   const diagnosisCodes = diagnoses.map((diagnosis) => diagnosis.code);
+  const primaryDiagnosis = diagnosisCodes[input.diagnoses.findIndex((d) => d.type === "primary")] as string;
   const run = () =>
     db.transaction(async (tx) => {
       let member: { pk: number; gender: "MALE" | "FEMALE"; date_of_birth: Date } | undefined;
@@ -128,30 +192,29 @@ export async function createPriorAuth(
         now,
       );
       const alerts = [...memberAlerts(member, input), ...decision.requestAlerts];
-      const id = await priorAuthRepo.insert(tx, tenantId, {
-        transaction_id: input.transaction_id,
-        member_pk: member.pk,
-        policy_id: policy?.id ?? null,
-        mode,
-        authorization_number: input.authorization_number,
-        transaction_type: input.transaction_type ?? "PREAUTH",
-        provider_cchi_no: input.medical_provider_cchi_no,
-        provider_id: references.providerId ?? null,
-        treatment_date: input.treatment_date,
-        primary_diagnosis: diagnosisCodes[input.diagnoses.findIndex((d) => d.type === "primary")] as string,
-        request: input,
-        note: decision.note,
-        request_alerts: alerts,
-      });
-      await priorAuthRepo.insertItems(tx, tenantId, id, input.items, decision.items.map(storedDecisionOf));
-      await priorAuthRepo.addHistory(tx, id, {
-        action: "create",
-        from: null,
-        to: "PENDING",
-        actor: actor.actor,
-        requestId: actor.requestId,
-        details: { mode, note: decision.note },
-      });
+      const stored = decision.items.map(storedDecisionOf);
+      const id = await priorAuthRepo.insert(
+        tx,
+        tenantId,
+        {
+          transaction_id: input.transaction_id,
+          member_pk: member.pk,
+          policy_id: policy?.id ?? null,
+          mode,
+          authorization_number: input.authorization_number,
+          transaction_type: input.transaction_type ?? "PREAUTH",
+          provider_cchi_no: input.medical_provider_cchi_no,
+          provider_id: references.providerId ?? null,
+          treatment_date: input.treatment_date,
+          primary_diagnosis: primaryDiagnosis,
+          request: input,
+          note: decision.note,
+          request_alerts: alerts,
+        },
+        input.items,
+        stored,
+        { actor: actor.actor, requestId: actor.requestId, details: { mode, note: decision.note } },
+      );
       await supportingInfoRepo.insertMany(tx, tenantId, id, "PREAUTH", input.supporting_info ?? []);
       await recordAudit(tx, actor, {
         action: "prior-authorization.create",
@@ -159,7 +222,27 @@ export async function createPriorAuth(
         entityKey: input.transaction_id,
         details: { mode, note: decision.note },
       });
-      await emitPriorAuthEvents(tx, jobs, actor, id, ["PRE_AUTH_RESULT"], "ENGINE");
+      await emitPriorAuthEvents(
+        tx,
+        jobs,
+        actor,
+        id,
+        ["PRE_AUTH_RESULT"],
+        "ENGINE",
+        {},
+        {
+          pa: newRequestRow(id, input, {
+            mode,
+            memberPk: member.pk,
+            policyId: policy?.id ?? null,
+            providerId: references.providerId ?? null,
+            note: decision.note,
+            alerts,
+            now,
+          }),
+          items: stored.map((d) => itemRowOf(input.items[d.item_index] as ItemInput, d)),
+        },
+      );
       return { id, decision, alerts };
     });
   const outcome = await withConflicts(run, {

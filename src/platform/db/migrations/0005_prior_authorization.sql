@@ -31,7 +31,6 @@ ALTER TABLE prior_authorizations
   ADD COLUMN cancelled_at timestamptz;
 CREATE INDEX prior_authorizations_member_date_idx ON prior_authorizations (tenant_id, member_pk, treatment_date);
 CREATE INDEX prior_authorizations_mode_created_idx ON prior_authorizations (mode, created_at);
-CREATE INDEX prior_authorizations_diagnosis_idx ON prior_authorizations (tenant_id, primary_diagnosis);
 
 ALTER TABLE prior_authorization_items
   ADD COLUMN item_index integer NOT NULL DEFAULT 0,
@@ -135,6 +134,16 @@ CREATE TABLE tenant_settings (
   duplicate_window_days integer NOT NULL DEFAULT 30 CHECK (duplicate_window_days BETWEEN 0 AND 365),
   lightweight_retention_days integer NOT NULL DEFAULT 30 CHECK (lightweight_retention_days BETWEEN 1 AND 3650),
   updated_at timestamptz NOT NULL DEFAULT now()
+);
+
+-- Which primary diagnoses the tenant has seen with which service codes (the anomaly score's rare-pair
+-- signal needs only whether a pair was ever seen). Written with ON CONFLICT DO NOTHING: no row is ever
+-- locked by a request, so concurrent requests with the same pair never wait for each other.
+CREATE TABLE diagnosis_service_pairs (
+  tenant_id integer NOT NULL REFERENCES tenants (id),
+  diagnosis text NOT NULL,
+  service_code text NOT NULL,
+  PRIMARY KEY (tenant_id, diagnosis, service_code)
 );
 
 -- Diagnosis edits a tenant loads (CMS MCE style): for the codes they name they take precedence over the
