@@ -51,7 +51,8 @@ const COLUMNS = `id, transaction_id, member_pk, policy_id, status, mode, authori
   nphies_reopen_reason, nphies_reopen_at, reopened_by, response_bundle_id, response_bundle_status,
   response_bundle_date, engine_runs, cancelled_at, created_at, updated_at`;
 
-export interface ItemRow {
+/** an item as stored: as submitted, with its current decision (NUMERIC columns read as text) */
+export interface ItemRow extends Omit<StoredDecision, "ai_score"> {
   id: number;
   item_index: number;
   service_code: string;
@@ -61,22 +62,7 @@ export interface ItemRow {
   item: ItemInput;
   benefit_code: number | null;
   sub_benefit_code: number | null;
-  outcome: string;
-  approved: boolean;
-  approved_quantity: number;
-  approved_duration: string | null;
-  unit_price: string;
-  request_amount: string;
-  approved_amount: string;
-  price_rejected_amount: string;
-  rejected_amount: string;
-  held_amount: string;
-  net_payable: string;
   ai_score: string;
-  ai_alert: string | null;
-  reasons: Reason[];
-  reviewer_status: string | null;
-  reviewer_reasons: { code: string; message: string | null }[] | null;
 }
 
 const ITEM_COLUMNS = `id, item_index, service_code, erp_item_id, claimed_quantity, claimed_amount::text, item, benefit_code,

@@ -37,27 +37,18 @@ export function requireTransition(from: PriorAuthStatus, to: ReviewerStatus): vo
 type Decision = StoredDecision & { item_index: number };
 
 function decisionOf(row: ItemRow): Decision {
-  const { item_index, outcome, approved, approved_quantity, approved_duration, unit_price, request_amount } =
-    row;
-  return {
-    item_index,
-    outcome,
-    approved,
-    approved_quantity,
-    approved_duration,
-    unit_price,
-    request_amount,
-    approved_amount: row.approved_amount,
-    price_rejected_amount: row.price_rejected_amount,
-    rejected_amount: row.rejected_amount,
-    held_amount: row.held_amount,
-    net_payable: row.net_payable,
-    ai_score: Number(row.ai_score),
-    ai_alert: row.ai_alert,
-    reasons: row.reasons,
-    reviewer_status: row.reviewer_status,
-    reviewer_reasons: row.reviewer_reasons,
-  };
+  const {
+    id: _id,
+    service_code: _code,
+    erp_item_id: _erp,
+    claimed_quantity: _quantity,
+    claimed_amount: _amount,
+    item: _item,
+    benefit_code: _benefit,
+    sub_benefit_code: _sub,
+    ...decision
+  } = row;
+  return { ...decision, ai_score: Number(row.ai_score) };
 }
 
 /** approves `quantity` units for `amount` halalas; request = approved + price rejected + rejected stays exact */
