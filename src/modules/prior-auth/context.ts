@@ -69,13 +69,19 @@ export async function loadCoverage(
   const link = await patientLinkRepo.find(db, policy.id, target.memberPk);
   if (link === undefined)
     return { policy: policyFacts, link: undefined, providerInNetwork: undefined, category: undefined };
-  const [providerInNetwork, category, usage] = await Promise.all([
+  // one after another: inside a transaction the queries share one connection
+  const providerInNetwork =
     link.network_code === null
-      ? Promise.resolve(undefined)
-      : networkRepo.containsProvider(db, tenantId, link.network_code, target.providerCchiNo),
-    templateRepo.loadCategory(db, policy.id, link.category_code),
-    patientLinkRepo.utilization(db, tenantId, target.memberPk, policy.id, exceptPriorAuthId),
-  ]);
+      ? undefined
+      : await networkRepo.containsProvider(db, tenantId, link.network_code, target.providerCchiNo);
+  const category = await templateRepo.loadCategory(db, policy.id, link.category_code);
+  const usage = await patientLinkRepo.utilization(
+    db,
+    tenantId,
+    target.memberPk,
+    policy.id,
+    exceptPriorAuthId,
+  );
   const used = foldUtilization(usage);
   return {
     policy: policyFacts,
@@ -138,8 +144,9 @@ async function loadPrices(
 const DAY = 86_400_000;
 
 /**
- * Everything the engine reads, loaded in parallel: coverage (standard mode), prices, the member's history
- * and activity, peer statistics, diagnosis-service pairs, loaded edits and the tenant's settings.
+ * Everything the engine reads besides the coverage: prices, the member's history and activity, peer
+ * statistics, diagnosis-service pairs, loaded edits and the tenant's settings. One query after another:
+ * they run inside the request's transaction, on its one connection.
  */
 export async function loadEngineContext(
   db: Queryable,
@@ -155,18 +162,19 @@ export async function loadEngineContext(
 ): Promise<EngineContext> {
   const serviceCodes = request.items.map((item) => item.serviceCode);
   const primary = request.diagnoses.find((diagnosis) => diagnosis.type === "primary")?.code ?? "";
-  const [prices, history, peers, pairs, diagnosisEdits, settings] = await Promise.all([
-    loadPrices(db, tenantId, subject.providerId, request),
-    contextRepo.history(db, tenantId, subject.member, request.treatmentDate, subject.exceptPriorAuthId),
-    contextRepo.peers(db, tenantId, serviceCodes),
-    contextRepo.pairs(db, tenantId, primary, serviceCodes),
-    contextRepo.diagnosisEdits(
-      db,
-      tenantId,
-      request.diagnoses.map((diagnosis) => diagnosis.code),
-    ),
-    contextRepo.settings(db, tenantId),
-  ]);
+  const prices = await loadPrices(db, tenantId, subject.providerId, request);
+  const history = await contextRepo.history(
+    db,
+    tenantId,
+    subject.member,
+    request.treatmentDate,
+    subject.exceptPriorAuthId,
+  );
+  const peers = await contextRepo.peers(db, tenantId, serviceCodes);
+  const pairs = await contextRepo.pairs(db, tenantId, primary, serviceCodes);
+  const codes = request.diagnoses.map((diagnosis) => diagnosis.code);
+  const diagnosisEdits = await contextRepo.diagnosisEdits(db, tenantId, codes);
+  const settings = await contextRepo.settings(db, tenantId);
   const since = request.treatmentDate.getTime() - 30 * DAY;
   const recent = history.filter((item) => item.date.getTime() >= since);
   return {
