@@ -7,12 +7,15 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { Config } from "./config.js";
 import { adjudicationSettingsRoutes } from "./modules/adjudication-settings/routes.js";
 import { adminRoutes } from "./modules/admin/routes.js";
+import { claimsBatchRoutes } from "./modules/claims-batch/routes.js";
 import { codeSetRoutes } from "./modules/code-sets/routes.js";
 import { communicationRoutes } from "./modules/communications/routes.js";
 import { healthDeclarationRoutes } from "./modules/health-declarations/routes.js";
 import { memberHistoryRoutes } from "./modules/member-history/routes.js";
 import { memberRoutes } from "./modules/members/routes.js";
 import { networkRoutes } from "./modules/networks/routes.js";
+import { oauthRoutes } from "./modules/oauth/routes.js";
+import { createTokenService } from "./modules/oauth/tokens.js";
 import { policyRoutes } from "./modules/policies/routes.js";
 import { policyBulkRoutes } from "./modules/policy-bulk/routes.js";
 import { policyHolderRoutes } from "./modules/policy-holders/routes.js";
@@ -25,7 +28,9 @@ import { createApiKeyAuthenticator } from "./modules/tenants/service.js";
 import { userRoutes } from "./modules/users/routes.js";
 import { webhookRoutes } from "./modules/webhooks/routes.js";
 import type { Db } from "./platform/db/db.js";
+import { requireBearerToken } from "./platform/http/bearer-auth.js";
 import { registerErrorHandler } from "./platform/http/error-handler.js";
+import { useErrorShape } from "./platform/http/plugin.js";
 import { createRateLimiter } from "./platform/http/rate-limit.js";
 import { requireTenantApiKey } from "./platform/http/tenant-auth.js";
 import { validatorCompiler } from "./platform/http/validation.js";
@@ -137,6 +142,18 @@ export async function buildApp(config: Config, db: Db, jobs: JobQueue): Promise<
       }
     },
     { prefix: API_PREFIX },
+  );
+
+  // the batch claims service: {auth_url}/v1/auth/token and {claims_base_url} = /v1 (CONTRACT.md section 3)
+  const tokens = await createTokenService(db, config.publicUrl);
+  await app.register(oauthRoutes, { db, tokens });
+  await app.register(
+    async (claimsApi) => {
+      useErrorShape(claimsApi, "batch");
+      requireBearerToken(claimsApi, (token) => tokens.verify(token), limiter);
+      await claimsBatchRoutes(claimsApi, { db, jobs, config });
+    },
+    { prefix: "/v1" },
   );
 
   return app;

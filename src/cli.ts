@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import { ClientError, defaultTokenCache, submitBatchFile } from "./batch-client.js";
 import { ConfigError, loadConfig, TENANT_MODES, type TenantMode } from "./config.js";
 import { CODE_SYSTEMS, type CodeSystem } from "./modules/code-sets/schemas.js";
 import { importCodeSet } from "./modules/code-sets/service.js";
@@ -17,11 +18,14 @@ import { startWorker } from "./worker.js";
 const USAGE = `Usage: mizan <command>
 
   serve                                           API and background workers in one process
-  worker                                          background workers only (bulk imports, later deliveries and batches)
+  worker                                          background workers only (imports, deliveries, batch analysis)
   migrate                                         apply pending database migrations and exit
   tenant create NAME [--mode standard|lightweight] create a tenant; prints its access-key and OAuth client
   codes import --tenant NAME --system icd10 FILE [--replace]
                                                   load a code set (TSV or CSV: code, description)
+  batch submit FILE [--wait]                      upload a claims batch (JSON, or .gz) to the service at
+                                                  MIZAN_PUBLIC_URL with MIZAN_CLIENT_ID and MIZAN_CLIENT_SECRET;
+                                                  --wait follows it until it completes
 
 The database is the one DATABASE_URL (PostgreSQL) or MIZAN_DATA_DIR (embedded PGlite) selects.`;
 
@@ -86,6 +90,34 @@ async function codesImport(args: string[]): Promise<void> {
   );
 }
 
+async function batchSubmit(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { wait: { type: "boolean" } },
+    allowPositionals: true,
+  });
+  const file = positionals[0];
+  if (!file || positionals.length > 1) throw new UsageError("batch submit takes exactly one FILE");
+  const config = loadConfig();
+  const { clientId, clientSecret } = config.bootstrap;
+  if (clientId === undefined || clientSecret === undefined)
+    throw new UsageError(
+      "batch submit needs MIZAN_CLIENT_ID and MIZAN_CLIENT_SECRET (the tenant's OAuth client)",
+    );
+  const url = config.publicUrl;
+  process.exitCode = await submitBatchFile(
+    file,
+    { wait: values.wait === true },
+    {
+      url,
+      clientId,
+      clientSecret,
+      tokenCache: process.env.MIZAN_TOKEN_CACHE || defaultTokenCache(url, clientId),
+      out: process.stdout,
+    },
+  );
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -112,6 +144,9 @@ async function main(argv: string[]): Promise<void> {
     case "codes":
       if (rest[0] !== "import") throw new UsageError("unknown codes command");
       return codesImport(rest.slice(1));
+    case "batch":
+      if (rest[0] !== "submit") throw new UsageError("unknown batch command");
+      return batchSubmit(rest.slice(1));
     case undefined:
     case "help":
     case "--help":
@@ -124,6 +159,7 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError) process.stderr.write(`mizan: ${error.message}\n\n${USAGE}\n`);
+  else if (error instanceof ClientError) process.stderr.write(`mizan: ${error.message}\n`);
   else if (error instanceof ConfigError) process.stderr.write(`mizan: ${error.message}\n`);
   else if (error instanceof AppError)
     process.stderr.write(`mizan: ${error.message}\n${error.details.map((d) => `  ${d}\n`).join("")}`);

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 
 export type TenantMode = "standard" | "lightweight";
 export const TENANT_MODES: readonly TenantMode[] = ["standard", "lightweight"];
@@ -24,6 +24,7 @@ export interface Config {
   workers: number;
   publicUrl: string;
   webhooks: WebhookSettings;
+  batches: BatchSettings;
   tls: { cert: string; key: string } | undefined;
   /** requests per minute per credential; 0 = off */
   rateLimit: number;
@@ -42,6 +43,18 @@ export interface WebhookSettings {
   retryWindowSeconds: number;
   /** events and settled deliveries are kept this many days, then purged */
   retentionDays: number;
+}
+
+/** the batch claims service's limits */
+export interface BatchSettings {
+  /** an upload's body (as sent, compressed or not) may not exceed this many bytes */
+  maxUploadBytes: number;
+  /** nor its JSON, once decompressed (the guard against gzip bombs) */
+  maxJsonBytes: number;
+  /** results stay available this many days after a batch completes, then are purged */
+  resultsDays: number;
+  /** where accepted batches wait for their analysis: every API node and worker must see the same one */
+  spoolDir: string;
 }
 
 export class ConfigError extends Error {
@@ -151,6 +164,12 @@ export function loadConfig(env: Env = process.env): Config {
       firstRetryMs: integer("MIZAN_WEBHOOK_RETRY_FIRST_MS", 5_000, 10, 3_600_000),
       retryWindowSeconds: integer("MIZAN_WEBHOOK_RETRY_WINDOW_S", 86_400, 1, 30 * 86_400),
       retentionDays: integer("MIZAN_EVENT_RETENTION_DAYS", 30, 1, 3_650),
+    },
+    batches: {
+      maxUploadBytes: integer("MIZAN_BATCH_MAX_BYTES", 1024 ** 3, 1024, 16 * 1024 ** 3),
+      maxJsonBytes: integer("MIZAN_BATCH_MAX_JSON_BYTES", 4 * 1024 ** 3, 1024, 64 * 1024 ** 3),
+      resultsDays: integer("MIZAN_BATCH_RESULTS_DAYS", 7, 1, 365),
+      spoolDir: resolve(read("MIZAN_SPOOL_DIR") ?? join(read("MIZAN_DATA_DIR") ?? "./data", "spool")),
     },
     tls,
     rateLimit: integer("MIZAN_RATE_LIMIT", 120_000, 0, 100_000_000),

@@ -1,4 +1,6 @@
 import type { Config } from "./config.js";
+import { batchAnalysisJob } from "./modules/claims-batch/job.js";
+import { batchResultsRetentionJob } from "./modules/claims-batch/retention.js";
 import { bulkImportJob } from "./modules/policy-bulk/job.js";
 import { lightweightRetentionJob } from "./modules/prior-auth/retention.js";
 import { eventDeliveryJob } from "./platform/events/delivery-job.js";
@@ -6,11 +8,15 @@ import { eventRetentionJob } from "./platform/events/retention.js";
 import type { JobDefinition } from "./platform/jobs/queue.js";
 
 /** every background job of the product, as app.ts lists every area's routes */
-export function jobDefinitions(config: Pick<Config, "webhooks">): readonly JobDefinition<never>[] {
+export function jobDefinitions(
+  config: Pick<Config, "webhooks" | "batches">,
+): readonly JobDefinition<never>[] {
   return [
     bulkImportJob,
     eventDeliveryJob(config.webhooks),
     eventRetentionJob(config.webhooks.retentionDays),
     lightweightRetentionJob,
+    batchAnalysisJob(config.batches),
+    batchResultsRetentionJob,
   ];
 }

@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { type App, buildApp } from "../src/app.js";
 import { type Config, loadConfig } from "../src/config.js";
@@ -35,6 +37,8 @@ export const TEST_ENV: Record<string, string> = {
   MIZAN_WEBHOOK_TIMEOUT_MS: "1500",
   MIZAN_WEBHOOK_RETRY_FIRST_MS: "200",
   MIZAN_WEBHOOK_RETRY_WINDOW_S: "3",
+  // one spool for every test process: on PostgreSQL any of them may analyse another's batch
+  MIZAN_SPOOL_DIR: join(tmpdir(), "mizan-test-spool"),
 };
 
 export function testConfig(overrides: Record<string, string> = {}): Config {

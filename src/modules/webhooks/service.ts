@@ -14,26 +14,31 @@ export function presentWebhook(row: WebhookRow): WebhookView {
   return { ...row, created_at: row.created_at.toISOString() };
 }
 
-/** the URL a webhook may have: http(s), no credentials in it, and a public address when so configured */
-async function checkTarget(input: WebhookCreateInput, denyPrivate: boolean): Promise<void> {
+/**
+ * The target a webhook or a claims subscription may have: an absolute http(s) URL without credentials,
+ * on a public address when so configured, and a usable secret (400 naming the fields otherwise).
+ */
+export async function checkTarget(
+  target: { url: string; secret: string | null; field: string; secretField: string },
+  denyPrivate: boolean,
+): Promise<void> {
   let url: URL;
   try {
-    url = new URL(input.webhook_url);
+    url = new URL(target.url);
   } catch {
-    throw refusal("E_BAD_REQUEST_400", ["webhook_url must be an absolute http or https URL"]);
+    throw refusal("E_BAD_REQUEST_400", [`${target.field} must be an absolute http or https URL`]);
   }
   const problems: string[] = [];
   if (url.protocol !== "http:" && url.protocol !== "https:")
-    problems.push("webhook_url must be an http or https URL");
+    problems.push(`${target.field} must be an http or https URL`);
   else if (url.username !== "" || url.password !== "")
-    problems.push("webhook_url must not carry credentials (sign with secret_token instead)");
+    problems.push(`${target.field} must not carry credentials (sign with ${target.secretField} instead)`);
   else {
     const addressProblem = await targetAddressProblem(url, denyPrivate);
-    if (addressProblem !== undefined) problems.push(`webhook_url ${addressProblem}`);
+    if (addressProblem !== undefined) problems.push(`${target.field} ${addressProblem}`);
   }
-  const secret = input.secret_token;
-  const secretIssue = secret === undefined || secret === null ? undefined : secretProblem(secret);
-  if (secretIssue !== undefined) problems.push(`secret_token: ${secretIssue}`);
+  const secretIssue = target.secret === null ? undefined : secretProblem(target.secret);
+  if (secretIssue !== undefined) problems.push(`${target.secretField}: ${secretIssue}`);
   if (problems.length > 0) throw refusal("E_BAD_REQUEST_400", problems);
 }
 
@@ -43,7 +48,15 @@ export async function createWebhook(
   actor: TenantActor,
   input: WebhookCreateInput,
 ): Promise<WebhookRow> {
-  await checkTarget(input, settings.denyPrivate);
+  await checkTarget(
+    {
+      url: input.webhook_url,
+      secret: input.secret_token ?? null,
+      field: "webhook_url",
+      secretField: "secret_token",
+    },
+    settings.denyPrivate,
+  );
   return db.transaction(async (tx) => {
     const webhook = await webhookRepo.insert(tx, actor.tenantId, {
       webhook_url: input.webhook_url,

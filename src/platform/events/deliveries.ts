@@ -12,15 +12,17 @@ export interface DeliveryToAttempt {
   first_attempt_at: Date | null;
   subject: string | null;
   event_seq: number;
-  webhook_id: number;
+  webhook_id: number | null;
+  subscription_id: string | null;
   event_id: string;
   event_type: string;
   event_created_at: Date;
   /** the event's data exactly as stored */
   data: string;
-  webhook_url: string;
-  secret_token: string | null;
-  is_active: boolean;
+  /** the target's URL, secret and state, whichever kind of target it is */
+  target_url: string;
+  target_secret: string | null;
+  target_active: boolean;
 }
 
 export interface AttemptRecord {
@@ -57,22 +59,26 @@ export const deliveryRepo = {
   async findToAttempt(db: Queryable, deliveryId: number): Promise<DeliveryToAttempt | undefined> {
     const rows = await db.query<DeliveryToAttempt>(
       `SELECT d.id, d.tenant_id, d.status, d.attempts, d.first_attempt_at, d.subject, d.event_seq, d.webhook_id,
-              e.id AS event_id, e.event_type, e.created_at AS event_created_at, e.data::text AS data,
-              w.webhook_url, w.secret_token, w.is_active
-       FROM event_deliveries d JOIN events e ON e.id = d.event_id JOIN webhooks w ON w.id = d.webhook_id
+              d.subscription_id, e.id AS event_id, e.event_type, e.created_at AS event_created_at,
+              e.data::text AS data, COALESCE(w.webhook_url, s.webhook_url) AS target_url,
+              COALESCE(w.secret_token, s.secret) AS target_secret,
+              COALESCE(w.is_active, s.status = 'active') AS target_active
+       FROM event_deliveries d JOIN events e ON e.id = d.event_id
+       LEFT JOIN webhooks w ON w.id = d.webhook_id LEFT JOIN claims_subscriptions s ON s.id = d.subscription_id
        WHERE d.id = $1`,
       [deliveryId],
     );
     return rows[0];
   },
 
-  /** when the earliest delivery of the same subject to the same webhook that is still pending is due */
+  /** when the earliest delivery of the same subject to the same target that is still pending is due */
   async findEarlierPending(db: Queryable, delivery: DeliveryToAttempt): Promise<Date | undefined> {
+    const target = delivery.webhook_id === null ? "subscription_id" : "webhook_id";
     const rows = await db.query<{ next_attempt_at: Date }>(
       `SELECT next_attempt_at FROM event_deliveries
-       WHERE webhook_id = $1 AND subject = $2 AND event_seq < $3 AND status = 'pending'
+       WHERE ${target} = $1 AND subject = $2 AND event_seq < $3 AND status = 'pending'
        ORDER BY event_seq LIMIT 1`,
-      [delivery.webhook_id, delivery.subject, delivery.event_seq],
+      [delivery.webhook_id ?? delivery.subscription_id, delivery.subject, delivery.event_seq],
     );
     return rows[0]?.next_attempt_at;
   },
@@ -138,6 +144,27 @@ export const deliveryRepo = {
    * Deactivates a webhook (removed by its tenant, or gone: the receiver answered 410) and cancels what
    * was still to be delivered to it. False when it was inactive already.
    */
+  /** a claims subscription, likewise */
+  async deactivateSubscription(
+    tx: Queryable,
+    tenantId: number,
+    subscriptionId: string,
+    reason: "removed" | "gone",
+  ): Promise<boolean> {
+    const changed = await tx.query(
+      `UPDATE claims_subscriptions SET status = 'inactive', deactivated_reason = $3
+       WHERE tenant_id = $1 AND id = $2 AND status = 'active' RETURNING id`,
+      [tenantId, subscriptionId, reason],
+    );
+    if (changed.length === 0) return false;
+    await tx.query(
+      `UPDATE event_deliveries SET status = 'cancelled', completed_at = now()
+       WHERE subscription_id = $1 AND status = 'pending'`,
+      [subscriptionId],
+    );
+    return true;
+  },
+
   async deactivateWebhook(
     tx: Queryable,
     tenantId: number,

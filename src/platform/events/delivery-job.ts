@@ -1,6 +1,6 @@
 import type { WebhookSettings } from "../../config.js";
 import { recordAudit } from "../audit/audit.js";
-import type { Db } from "../db/db.js";
+import type { Db, Queryable } from "../db/db.js";
 import type { JobContext, JobDefinition } from "../jobs/queue.js";
 import { type DeliveryStatus, type DeliveryToAttempt, deliveryRepo } from "./deliveries.js";
 import { DELIVERY_QUEUE, type DeliveryJobData } from "./outbox.js";
@@ -49,6 +49,13 @@ function nextStep(
   };
 }
 
+/** a 410 answer: the target is gone and receives nothing more */
+function deactivateGone(tx: Queryable, delivery: DeliveryToAttempt): Promise<boolean> {
+  return delivery.webhook_id === null
+    ? deliveryRepo.deactivateSubscription(tx, delivery.tenant_id, delivery.subscription_id as string, "gone")
+    : deliveryRepo.deactivateWebhook(tx, delivery.tenant_id, delivery.webhook_id, "gone");
+}
+
 async function recordOutcome(
   context: JobContext,
   delivery: DeliveryToAttempt,
@@ -75,17 +82,14 @@ async function recordOutcome(
         { startAfter: step.nextAttemptAt },
       );
     }
-    if (
-      outcome.statusCode === 410 &&
-      (await deliveryRepo.deactivateWebhook(tx, delivery.tenant_id, delivery.webhook_id, "gone"))
-    ) {
+    if (outcome.statusCode === 410 && (await deactivateGone(tx, delivery))) {
       await recordAudit(
         tx,
         { tenantId: delivery.tenant_id, actor: "webhook delivery", requestId: job.requestId },
         {
           action: "webhook.deactivate",
-          entityType: "webhook",
-          entityKey: String(delivery.webhook_id),
+          entityType: delivery.webhook_id === null ? "claims-subscription" : "webhook",
+          entityKey: String(delivery.webhook_id ?? delivery.subscription_id),
           outcome: "gone",
           details: { event_id: delivery.event_id, status_code: 410 },
         },
@@ -111,7 +115,7 @@ async function attemptDelivery(job: DeliveryJobData, context: JobContext, settin
   const delivery = await deliveryRepo.findToAttempt(db, job.deliveryId);
   if (delivery === undefined || delivery.status !== "pending" || delivery.attempts !== job.attempt - 1)
     return;
-  if (!delivery.is_active) return deliveryRepo.cancel(db, delivery.id);
+  if (!delivery.target_active) return deliveryRepo.cancel(db, delivery.id);
   if (delivery.subject !== null) {
     const earlierDue = await deliveryRepo.findEarlierPending(db, delivery);
     if (earlierDue !== undefined) {
@@ -125,12 +129,12 @@ async function attemptDelivery(job: DeliveryJobData, context: JobContext, settin
   const body = envelopeOf(delivery);
   const attemptedAt = new Date();
   const headers = deliveryHeaders(
-    delivery.secret_token,
+    delivery.target_secret,
     delivery.event_id,
     Math.floor(attemptedAt.getTime() / 1000),
     body,
   );
-  const outcome = await postDelivery(new URL(delivery.webhook_url), body, headers, settings);
+  const outcome = await postDelivery(new URL(delivery.target_url), body, headers, settings);
   await recordOutcome(context, delivery, job, attemptedAt, outcome, settings);
 }
 
@@ -167,7 +171,7 @@ export function eventDeliveryJob(settings: WebhookSettings): JobDefinition<Deliv
     heartbeatSeconds: 10,
     batchSize: 50,
     orderOf: (data) =>
-      data.subject === null ? undefined : { key: `${data.webhookId}:${data.subject}`, position: data.seq },
+      data.subject === null ? undefined : { key: `${data.target}|${data.subject}`, position: data.seq },
     handle: (data, context) => attemptDelivery(data, context, settings),
     giveUp: (data, error, context) => giveUpDelivery(context.db, data, error),
   };

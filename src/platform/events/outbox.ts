@@ -18,7 +18,14 @@ export type HookType = (typeof HOOK_TYPES)[number];
  * the hook types an event is emitted under (CLAIM, PRE_AUTH and BOTH select by the request's transaction
  * type; PING is the test event, sent to one webhook)
  */
-export type EventHookType = "POLICY" | "PRE_AUTH_RESULT" | "COMMUNICATION" | "REOPENED" | "REFERRED" | "PING";
+export type EventHookType =
+  | "POLICY"
+  | "PRE_AUTH_RESULT"
+  | "COMMUNICATION"
+  | "REOPENED"
+  | "REFERRED"
+  | "PING"
+  | "CLAIMS_BATCH";
 
 export const DELIVERY_QUEUE = "event-delivery";
 
@@ -36,11 +43,12 @@ export interface OutboxEvent {
   requestId?: string | undefined;
 }
 
-/** the job that delivers one event to one webhook; `attempt` is the attempt it makes (1 first) */
+/** the job that delivers one event to one target; `attempt` is the attempt it makes (1 first) */
 export interface DeliveryJobData {
   deliveryId: number;
   attempt: number;
-  webhookId: number;
+  /** `w:<webhook id>` or `s:<subscription id>`: deliveries of one subject to one target keep their order */
+  target: string;
   subject: string | null;
   seq: number;
   requestId?: string;
@@ -73,27 +81,34 @@ async function storeEvent(tx: Queryable, tenantId: number, event: OutboxEvent): 
   return rows[0] as StoredEvent;
 }
 
-/** a delivery row per chosen webhook and the job that makes its first attempt */
+/**
+ * A delivery row per chosen target and the job that makes its first attempt. `targets` is a SELECT of
+ * (webhook_id, subscription_id) pairs over the tenant's active targets, with $1 the tenant and $5 its
+ * parameter.
+ */
 async function enqueueDeliveries(
   tx: Queryable,
   jobs: JobQueue,
   tenantId: number,
   stored: StoredEvent,
   event: OutboxEvent,
-  webhooks: { where: string; param: unknown },
+  targets: { select: string; param: unknown },
 ): Promise<number[]> {
-  const deliveries = await tx.query<{ id: number; webhook_id: number }>(
-    `INSERT INTO event_deliveries (tenant_id, event_id, event_seq, subject, webhook_id)
-     SELECT $1, $2, $3, $4, w.id FROM webhooks w
-     WHERE w.tenant_id = $1 AND w.is_active AND ${webhooks.where} ORDER BY w.id
-     RETURNING id, webhook_id`,
-    [tenantId, stored.id, stored.seq, event.subject ?? null, webhooks.param],
+  const deliveries = await tx.query<{
+    id: number;
+    webhook_id: number | null;
+    subscription_id: string | null;
+  }>(
+    `INSERT INTO event_deliveries (tenant_id, event_id, event_seq, subject, webhook_id, subscription_id)
+     SELECT $1, $2, $3, $4, t.webhook_id, t.subscription_id FROM (${targets.select}) AS t
+     RETURNING id, webhook_id, subscription_id`,
+    [tenantId, stored.id, stored.seq, event.subject ?? null, targets.param],
   );
   for (const delivery of deliveries) {
     const data: DeliveryJobData = {
       deliveryId: delivery.id,
       attempt: 1,
-      webhookId: delivery.webhook_id,
+      target: delivery.webhook_id === null ? `s:${delivery.subscription_id}` : `w:${delivery.webhook_id}`,
       subject: event.subject ?? null,
       seq: stored.seq,
       ...(event.requestId === undefined ? {} : { requestId: event.requestId }),
@@ -102,6 +117,11 @@ async function enqueueDeliveries(
   }
   return deliveries.map((delivery) => delivery.id);
 }
+
+/** the tenant's active webhooks that `where` picks */
+const webhooksWhere = (where: string) =>
+  `SELECT w.id AS webhook_id, NULL::uuid AS subscription_id FROM webhooks w
+   WHERE w.tenant_id = $1 AND w.is_active AND ${where} ORDER BY w.id`;
 
 /**
  * Stores an event and its deliveries to the tenant's active webhooks of a matching hook type, inside
@@ -117,7 +137,7 @@ export async function emitEvent(
   const stored = await storeEvent(tx, tenantId, event);
   await enqueueDeliveries(tx, jobs, tenantId, stored, event, {
     // one text, not an array, so the embedded database can run the statement prepared
-    where: "w.hook_type = ANY(string_to_array($5, ','))",
+    select: webhooksWhere("w.hook_type = ANY(string_to_array($5, ','))"),
     param: audienceOf(event).join(","),
   });
   return stored.id;
@@ -133,10 +153,44 @@ export async function emitEventTo(
 ): Promise<{ eventId: string; deliveryId: number | undefined }> {
   const stored = await storeEvent(tx, tenantId, event);
   const [deliveryId] = await enqueueDeliveries(tx, jobs, tenantId, stored, event, {
-    where: "w.id = $5",
+    select: webhooksWhere("w.id = $5"),
     param: webhookId,
   });
   return { eventId: stored.id, deliveryId };
+}
+
+/**
+ * A batch claims event (`batch.queued` …) to the tenant's active claims subscriptions that list it;
+ * `batch.processing_update` also reaches those that list `batch.processing`. The envelope is the same.
+ */
+export async function emitBatchEvent(
+  tx: Queryable,
+  jobs: JobQueue,
+  tenantId: number,
+  event: {
+    eventType: string;
+    batchId: string;
+    data: Record<string, unknown>;
+    requestId?: string | undefined;
+  },
+): Promise<string> {
+  const outboxEvent: OutboxEvent = {
+    hookType: "CLAIMS_BATCH",
+    eventType: event.eventType,
+    data: event.data,
+    subject: `batch:${event.batchId}`,
+    requestId: event.requestId,
+  };
+  const stored = await storeEvent(tx, tenantId, outboxEvent);
+  const names =
+    event.eventType === "batch.processing_update" ? [event.eventType, "batch.processing"] : [event.eventType];
+  await enqueueDeliveries(tx, jobs, tenantId, stored, outboxEvent, {
+    select: `SELECT NULL::integer AS webhook_id, s.id AS subscription_id FROM claims_subscriptions s
+             WHERE s.tenant_id = $1 AND s.status = 'active'
+               AND s.events && string_to_array($5, ',') ORDER BY s.created_at, s.id`,
+    param: names.join(","),
+  });
+  return stored.id;
 }
 
 /** the tenant's events, oldest first */

@@ -14,6 +14,31 @@ const VALIDATION_CODE: Record<ErrorShape, ErrorCode> = {
   standard: "E_BAD_REQUEST_400",
   member: "VALIDATION_ERROR",
   policyHolder: "E_BAD_REQUEST_400",
+  oauth: "OAUTH_INVALID_REQUEST",
+  batch: "VALIDATION_ERROR",
+};
+
+/** the `error` of RFC 6749 (token endpoint) and RFC 6750 (bearer) bodies, as the spec names them */
+const OAUTH_ERRORS: Partial<Record<ErrorCode, string>> = {
+  OAUTH_INVALID_REQUEST: "invalid_request",
+  OAUTH_UNSUPPORTED_GRANT_TYPE: "unsupported_grant_type",
+  OAUTH_INVALID_CLIENT: "invalid_client",
+  OAUTH_UNAUTHORIZED: "unauthorized",
+  OAUTH_INVALID_TOKEN: "invalid_token",
+};
+
+/** the batch service's codes in its bodies */
+const BATCH_CODES: Partial<Record<ErrorCode, string>> = {
+  BATCH_NOT_FOUND: "NOT_FOUND",
+  SUBSCRIPTION_NOT_FOUND: "NOT_FOUND",
+  BATCH_REFERENCE_TAKEN: "DUPLICATE_BATCH_REFERENCE",
+  BATCH_RESULTS_NOT_READY: "RESULTS_NOT_READY",
+  BATCH_TOO_LARGE: "PAYLOAD_TOO_LARGE",
+  E_PAYLOAD_TOO_LARGE_413: "PAYLOAD_TOO_LARGE",
+  E_UNSUPPORTED_MEDIA_TYPE_415: "UNSUPPORTED_MEDIA_TYPE",
+  E_RATE_LIMITED_429: "RATE_LIMITED",
+  E_INTERNAL_500: "INTERNAL_ERROR",
+  E_ROUTE_NOT_FOUND_404: "NOT_FOUND",
 };
 
 /** Normalizes anything thrown into an AppError; returns undefined for unexpected failures (5xx). */
@@ -34,6 +59,14 @@ export function toAppError(error: FastifyError | AppError, shape: ErrorShape): A
 
 /** Renders an AppError in the spec's body shape for the route. */
 export function renderError(error: AppError, shape: ErrorShape): Record<string, unknown> {
+  const oauth = OAUTH_ERRORS[error.code];
+  if (oauth !== undefined) return { error: oauth, error_description: error.message };
+  if (shape === "oauth") return { error: "invalid_request", error_description: error.message };
+  if (shape === "batch")
+    return {
+      error: { code: BATCH_CODES[error.code] ?? error.code, message: error.message, details: error.details },
+      timestamp: new Date().toISOString(),
+    };
   if (shape === "policyHolder") {
     const message = error.details.length > 1 ? error.details.join("; ") : error.message;
     return { code: error.status, message };

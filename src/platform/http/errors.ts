@@ -58,6 +58,18 @@ export const ERROR_REGISTRY = {
   E_WEBHOOK_INACTIVE_409: { status: 409, message: "Webhook is not active" },
   // reviewer users (CONTRACT.md section 6)
   E_USER_NOT_FOUND_404: { status: 404, message: "User not found" },
+  // OAuth and bearer tokens (rendered {error, error_description} wherever they arise)
+  OAUTH_INVALID_REQUEST: { status: 400, message: "The token request is invalid" },
+  OAUTH_UNSUPPORTED_GRANT_TYPE: { status: 400, message: "Unsupported grant type" },
+  OAUTH_INVALID_CLIENT: { status: 401, message: "Client authentication failed" },
+  OAUTH_UNAUTHORIZED: { status: 401, message: "A valid bearer token is required" },
+  OAUTH_INVALID_TOKEN: { status: 401, message: "The access token has expired" },
+  // batch claims service
+  BATCH_NOT_FOUND: { status: 404, message: "Batch not found" },
+  BATCH_REFERENCE_TAKEN: { status: 409, message: "batch_reference_id is already used" },
+  BATCH_RESULTS_NOT_READY: { status: 409, message: "The batch has no results yet" },
+  BATCH_TOO_LARGE: { status: 413, message: "The batch is too large" },
+  SUBSCRIPTION_NOT_FOUND: { status: 404, message: "Subscription not found" },
   // operator API
   E_TENANT_EXISTS_409: { status: 409, message: "Tenant already exists" },
 } as const satisfies Record<string, { status: number; message: string }>;
@@ -99,9 +111,10 @@ export function refusal(
 
 /**
  * The spec's body shapes. `standard` is `{ErrorCode, message, details}`; `member` is the same shape
- * with the member codes (VALIDATION_ERROR, UNAUTHORIZED); `policyHolder` is `{code, message}`.
+ * with the member codes (VALIDATION_ERROR, UNAUTHORIZED); `policyHolder` is `{code, message}`; `oauth`
+ * is `{error, error_description}`; `batch` is `{error: {code, message, details}, timestamp}`.
  */
-export type ErrorShape = "standard" | "member" | "policyHolder";
+export type ErrorShape = "standard" | "member" | "policyHolder" | "oauth" | "batch";
 
 declare module "fastify" {
   interface FastifyContextConfig {

@@ -92,7 +92,7 @@ function convertUrlValues(schema: TSchema, input: unknown): unknown {
   return converted;
 }
 
-interface SchemaError {
+export interface SchemaError {
   keyword: string;
   instancePath: string;
   params: Record<string, unknown>;
@@ -108,38 +108,48 @@ export function fieldPath(instancePath: string): string {
     .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), "");
 }
 
-/** Turns schema errors into messages that name the field, one message per problem. */
-export function describeValidationErrors(errors: readonly SchemaError[], part: string | undefined): string[] {
-  const messages = new Set<string>();
-  const root = part === "body" || part === undefined ? "body" : part;
+/** a problem with one field: its path (`items[2].claimed_quantity`) and what is wrong with it */
+export interface FieldProblem {
+  field: string;
+  reason: string;
+}
+
+/** Turns schema errors into field problems, one per problem; `root` names the value itself. */
+export function fieldProblems(errors: readonly SchemaError[], root: string): FieldProblem[] {
+  const problems = new Map<string, FieldProblem>();
+  const add = (field: string, reason: string) => problems.set(`${field} ${reason}`, { field, reason });
   const anyOfPaths = new Set(errors.filter((e) => e.keyword === "anyOf").map((e) => e.instancePath));
   for (const error of errors) {
     const field = fieldPath(error.instancePath);
     const name = field || root;
     if (error.keyword === "required") {
       const missing = (error.params.requiredProperties ?? [error.params.missingProperty]) as string[];
-      for (const property of missing) messages.add(`${field ? `${field}.` : ""}${property} is required`);
+      for (const property of missing) add(`${field ? `${field}.` : ""}${property}`, "is required");
     } else if (error.keyword === "enum") {
-      messages.add(`${name} must be one of: ${(error.params.allowedValues as unknown[]).join(", ")}`);
+      add(name, `must be one of: ${(error.params.allowedValues as unknown[]).join(", ")}`);
     } else if (error.keyword === "format") {
       const format = FORMATS[error.params.format as string];
-      messages.add(`${name} ${format?.says ?? `must match format ${String(error.params.format)}`}`);
+      add(name, format?.says ?? `must match format ${String(error.params.format)}`);
     } else if (error.keyword === "pattern") {
-      messages.add(`${name} ${PATTERN_TEXT[error.params.pattern as string] ?? "has an invalid format"}`);
+      add(name, PATTERN_TEXT[error.params.pattern as string] ?? "has an invalid format");
     } else if (error.keyword === "const" && anyOfPaths.has(error.instancePath)) {
       // reported once through its anyOf
     } else if (error.keyword === "anyOf") {
       const allowed = errors
         .filter((e) => e.keyword === "const" && e.instancePath === error.instancePath)
         .map((e) => e.params.allowedValue);
-      messages.add(
-        allowed.length > 0 ? `${name} must be one of: ${allowed.join(", ")}` : `${name} is invalid`,
-      );
+      add(name, allowed.length > 0 ? `must be one of: ${allowed.join(", ")}` : "is invalid");
     } else {
-      messages.add(`${name} ${error.message ?? "is invalid"}`);
+      add(name, error.message ?? "is invalid");
     }
   }
-  return [...messages];
+  return [...problems.values()];
+}
+
+/** Turns schema errors into messages that name the field, one message per problem. */
+export function describeValidationErrors(errors: readonly SchemaError[], part: string | undefined): string[] {
+  const root = part === "body" || part === undefined ? "body" : part;
+  return fieldProblems(errors, root).map((problem) => `${problem.field} ${problem.reason}`);
 }
 
 /** Human text for the patterns our schemas use (see `schemas/common.ts`). */

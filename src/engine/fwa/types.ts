@@ -1,0 +1,104 @@
+/**
+ * The batch analysis contract (DESIGN.md section 5). A batch is analysed alone: pass one builds columnar
+ * arrays from its claims (ColumnarBatch), pass two runs the detectors over them and settles every item:
+ * status, score and reasons. Pure: no I/O, no clock (the analysis time is an argument).
+ */
+import type { BatchClaimInput } from "../../modules/claims-batch/claim.js";
+
+export type ItemStatus = "approved" | "flagged" | "rejected";
+
+/** what a detector found about one item; shown in the results as a reason */
+export interface Finding {
+  /** stable code: an NPHIES adjudication reason where one fits (NDC034), else the detector's own (FWA-…) */
+  code: string;
+  /** the kind of finding, short: "Service before insurance start" */
+  description: string;
+  /** this item's figures: "claim date 2026-01-03 is before the insurance start 2026-02-01" */
+  cause: string;
+  /** REJECT: the item is rejected; FLAG: it is flagged for review */
+  typeDecision: "REJECT" | "FLAG";
+  /** rules: a certain inconsistency; ai: a statistical or learned detector */
+  source: "rules" | "ai";
+  /** how strongly this finding speaks for fraud, waste or abuse, 0..1 (a REJECT rule: 1) */
+  score: number;
+  /** true for the detectors whose findings count as FWA cases in the summary */
+  fwa: boolean;
+}
+
+/** where detectors put what they find */
+export interface FindingSink {
+  /** a finding about one item (global item index) */
+  item(itemIndex: number, finding: Finding): void;
+  /** a finding about every item of a claim */
+  claim(claimIndex: number, finding: Finding): void;
+}
+
+/**
+ * A detector looks at the whole batch at once (columnar arrays) and reports findings. Rule detectors
+ * come with the batch service; statistical and unsupervised ones plug in the same way.
+ */
+export interface Detector {
+  name: string;
+  run(batch: ColumnarBatchView, sink: FindingSink): void;
+}
+
+/**
+ * The batch in columns: claims and items by index, codes and ids interned as integers (the string is in
+ * `strings`). Dates are whole days since 1970-01-01 (UTC); NO_DATE where absent. Amounts are halalas.
+ */
+export interface ColumnarBatchView {
+  readonly claimCount: number;
+  readonly itemCount: number;
+  readonly strings: readonly string[];
+  // per claim
+  /** items of claim c are firstItem[c] .. firstItem[c + 1] - 1 (length claimCount + 1) */
+  readonly firstItem: Int32Array;
+  readonly claimId: Int32Array;
+  readonly claimType: Uint8Array;
+  readonly claimSubType: Uint8Array;
+  readonly isEmergency: Uint8Array;
+  readonly claimDate: Int32Array;
+  readonly admissionDate: Int32Array;
+  readonly dischargeDate: Int32Array;
+  readonly memberId: Int32Array;
+  readonly memberDob: Int32Array;
+  /** 0 male, 1 female */
+  readonly memberGender: Uint8Array;
+  readonly providerId: Int32Array;
+  readonly providerType: Uint8Array;
+  readonly phId: Int32Array;
+  readonly insuranceStart: Int32Array;
+  readonly primaryDiagnosis: Int32Array;
+  /** secondary diagnoses of claim c: secondaryDiagnoses[firstSecondary[c] .. firstSecondary[c + 1] - 1] */
+  readonly firstSecondary: Int32Array;
+  readonly secondaryDiagnoses: Int32Array;
+  /** 0 none, 1 APPROVED, 2 REJECTED, 3 PENDING */
+  readonly preAuthStatus: Uint8Array;
+  readonly daysSupply: Int32Array;
+  // per item
+  readonly itemClaim: Int32Array;
+  readonly serviceCode: Int32Array;
+  readonly quantity: Float64Array;
+  readonly unitAmount: Float64Array;
+  readonly itemAdmission: Int32Array;
+  readonly itemDischarge: Int32Array;
+}
+
+export const NO_DATE = -2_147_483_648;
+
+/** the settled analysis: by item index, with claim statuses and the summary */
+export interface BatchDecisions {
+  itemStatus: ItemStatus[];
+  /** 0..1 */
+  itemScore: Float32Array;
+  /** findings of items that have any */
+  itemFindings: Map<number, Finding[]>;
+  claimStatus: ItemStatus[];
+  summary: { approved: number; flagged: number; rejected: number; FWA_cases: number };
+}
+
+/** the builder pass one uses: claims are added as they are read, then the view is taken once */
+export interface ColumnarBuilder {
+  add(claim: BatchClaimInput): void;
+  finish(): ColumnarBatchView;
+}

@@ -1,0 +1,267 @@
+import { createReadStream } from "node:fs";
+import { access, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
+import type { BatchSettings } from "../../config.js";
+import { analyzeBatch } from "../../engine/fwa/analyze.js";
+import { createColumnarBuilder } from "../../engine/fwa/columnar.js";
+import { type ClaimResult, claimResult } from "../../engine/fwa/results.js";
+import { RULE_DETECTORS } from "../../engine/fwa/rules.js";
+import type { BatchDecisions, ColumnarBatchView } from "../../engine/fwa/types.js";
+import { recordAudit } from "../../platform/audit/audit.js";
+import type { Db } from "../../platform/db/db.js";
+import { emitBatchEvent } from "../../platform/events/outbox.js";
+import type { JobContext, JobDefinition } from "../../platform/jobs/queue.js";
+import type { BatchClaimInput } from "./claim.js";
+import { type BatchRow, batchRepo, type ResultView } from "./repo.js";
+import { ANALYSIS_QUEUE, estimatedCompletion } from "./service.js";
+
+const gzipAsync = promisify(gzip);
+
+/** claims per stored page of results: the largest page a client may ask for */
+export const RESULT_PAGE_CLAIMS = 1_000;
+/** an item is flagged when its combined score reaches this */
+const FLAG_THRESHOLD = 0.5;
+/** share of the work done when each pass ends, for the progress events */
+const PASS_ONE_END = 40;
+const PASS_TWO_END = 50;
+
+interface AnalysisJobData {
+  batchId: string;
+  requestId?: string;
+}
+
+/** the spool's claims, one per line, in submission order */
+async function* readSpool(path: string): AsyncGenerator<BatchClaimInput> {
+  const lines = createInterface({
+    input: createReadStream(path, { highWaterMark: 1024 * 1024 }),
+    crlfDelay: Infinity,
+  });
+  for await (const line of lines) if (line !== "") yield JSON.parse(line) as BatchClaimInput;
+}
+
+/**
+ * batch.processing_update at least every 10 % of the work or every 5 s, whichever comes first; the
+ * batch's processed_claims follows.
+ */
+function progressReporter(context: JobContext, batch: BatchRow) {
+  let lastPercent = 0;
+  let lastAt = Date.now();
+  const started = Date.now();
+  return async (percent: number, claimsProcessed: number) => {
+    const now = Date.now();
+    if (percent - lastPercent < 10 && now - lastAt < 5_000) return;
+    lastPercent = percent;
+    lastAt = now;
+    const elapsed = now - started;
+    const left = percent > 0 ? (elapsed * (100 - percent)) / percent : batch.total_items * 0.03;
+    await context.db.transaction(async (tx) => {
+      await batchRepo.progress(tx, batch.id, claimsProcessed, Math.floor(percent));
+      await emitBatchEvent(tx, context.jobs, batch.tenant_id, {
+        eventType: "batch.processing_update",
+        batchId: batch.id,
+        data: {
+          batch_id: batch.id,
+          batch_reference_id: batch.batch_reference_id,
+          processing_progress: Math.floor(percent),
+          claims_processed: claimsProcessed,
+          total_claims: batch.total_claims,
+          estimated_completion_time: new Date(now + left).toISOString(),
+        },
+        requestId: batch.request_id ?? undefined,
+      });
+    });
+  };
+}
+
+/** pages of results: every claim in `all`, and each in the view of its status */
+class PageWriter {
+  private readonly pending = new Map<ResultView, { claims: ClaimResult[]; items: number; page: number }>();
+  constructor(
+    private readonly db: Db,
+    private readonly batchId: string,
+  ) {}
+
+  async add(result: ClaimResult): Promise<void> {
+    await this.append("all", result);
+    await this.append(result.status, result);
+  }
+
+  private async append(view: ResultView, result: ClaimResult): Promise<void> {
+    const page = this.pending.get(view) ?? { claims: [], items: 0, page: 1 };
+    this.pending.set(view, page);
+    page.claims.push(result);
+    page.items += result.claim_items.length;
+    if (page.claims.length === RESULT_PAGE_CLAIMS) await this.flush(view);
+  }
+
+  private async flush(view: ResultView): Promise<void> {
+    const page = this.pending.get(view);
+    if (page === undefined || page.claims.length === 0) return;
+    const data = await gzipAsync(JSON.stringify(page.claims), { level: 1 });
+    await batchRepo.insertResultPage(this.db, {
+      batchId: this.batchId,
+      view,
+      page: page.page,
+      claims: page.claims.length,
+      items: page.items,
+      data,
+    });
+    this.pending.set(view, { claims: [], items: 0, page: page.page + 1 });
+  }
+
+  async finish(): Promise<void> {
+    for (const view of [...this.pending.keys()]) await this.flush(view);
+  }
+}
+
+/**
+ * The analysis of one batch, from its spool: pass one builds the columns, pass two runs the detectors
+ * and settles every item, pass three reads the spool again and writes the results by page. An attempt
+ * starts from scratch (an earlier one's pages are deleted first), so a worker that died mid-batch leaves
+ * nothing the next attempt trips over.
+ */
+async function analyze(data: AnalysisJobData, context: JobContext, settings: BatchSettings) {
+  const { db } = context;
+  const batch = await batchRepo.findForWorker(db, data.batchId);
+  if (batch === undefined || batch.status === "completed" || batch.status === "failed") return;
+  const spool = join(settings.spoolDir, batch.spool_path ?? "");
+  await access(spool).catch(() => {
+    throw new Error(
+      `the batch's spool ${batch.spool_path} is missing (is MIZAN_SPOOL_DIR shared by every node?)`,
+    );
+  });
+  await db.transaction(async (tx) => {
+    await batchRepo.startAttempt(tx, batch.id);
+    if (batch.status !== "queued") return;
+    await tx.query("UPDATE claims_batches SET status = 'processing' WHERE id = $1", [batch.id]);
+    await emitBatchEvent(tx, context.jobs, batch.tenant_id, {
+      eventType: "batch.processing",
+      batchId: batch.id,
+      data: {
+        batch_id: batch.id,
+        batch_reference_id: batch.batch_reference_id,
+        processing_progress: 0,
+        estimated_completion_time: estimatedCompletion(new Date(), batch.total_items),
+      },
+      requestId: batch.request_id ?? undefined,
+    });
+  });
+  const started = Date.now();
+  const report = progressReporter(context, batch);
+  const builder = createColumnarBuilder({ claims: batch.total_claims, items: batch.total_items });
+  let read = 0;
+  for await (const claim of readSpool(spool)) {
+    builder.add(claim);
+    read++;
+    if (read % 10_000 === 0) {
+      if (context.signal.aborted) throw new Error("the worker stopped; the batch is analysed again");
+      await report((read / batch.total_claims) * PASS_ONE_END, 0);
+    }
+  }
+  const view: ColumnarBatchView = builder.finish();
+  const decisions: BatchDecisions = analyzeBatch(view, RULE_DETECTORS, { flagThreshold: FLAG_THRESHOLD });
+  await report(PASS_TWO_END, 0);
+  const analyzedAt = new Date().toISOString();
+  const pages = new PageWriter(db, batch.id);
+  let index = 0;
+  for await (const claim of readSpool(spool)) {
+    await pages.add(claimResult(view, decisions, index, claim, { batchId: batch.id, analyzedAt }));
+    index++;
+    if (index % 10_000 === 0) {
+      if (context.signal.aborted) throw new Error("the worker stopped; the batch is analysed again");
+      await report(PASS_TWO_END + (index / batch.total_claims) * (100 - PASS_TWO_END), index);
+    }
+  }
+  await pages.finish();
+  const availableUntil = new Date(Date.now() + settings.resultsDays * 86_400_000);
+  const completed = await db.transaction(async (tx) => {
+    const done = await batchRepo.complete(tx, batch.id, {
+      summary: decisions.summary,
+      processed: index,
+      failed: batch.total_claims - index,
+      availableUntil,
+    });
+    if (done === undefined) return false;
+    await emitBatchEvent(tx, context.jobs, batch.tenant_id, {
+      eventType: "batch.completed",
+      batchId: batch.id,
+      data: {
+        batch_id: batch.id,
+        batch_reference_id: batch.batch_reference_id,
+        total_claims: batch.total_claims,
+        processed_claims: index,
+        failed_claims: batch.total_claims - index,
+        processing_time_seconds: Math.round((Date.now() - started) / 100) / 10,
+        results_available_until: availableUntil.toISOString(),
+      },
+      requestId: batch.request_id ?? undefined,
+    });
+    await recordAudit(tx, workerActor(batch), {
+      action: "claims-batch.completed",
+      entityType: "claims-batch",
+      entityKey: batch.id,
+      details: { ...decisions.summary },
+    });
+    return true;
+  });
+  if (completed) {
+    await rm(spool, { force: true });
+    context.log.info(
+      { batch: batch.id, claims: index, seconds: (Date.now() - started) / 1000 },
+      "batch analysed",
+    );
+  }
+}
+
+function workerActor(batch: BatchRow) {
+  return { tenantId: batch.tenant_id, actor: "batch analysis", requestId: batch.request_id ?? undefined };
+}
+
+/** after its last attempt: the batch failed, with PROCESSING_ERROR, and says so */
+async function giveUp(data: AnalysisJobData, error: unknown, db: Db, context: JobContext, spoolDir: string) {
+  const message = error instanceof Error ? error.message : String(error);
+  const failed = await db.transaction(async (tx) => {
+    const batch = await batchRepo.fail(
+      tx,
+      data.batchId,
+      `The analysis failed: ${message}`,
+      "PROCESSING_ERROR",
+    );
+    if (batch === undefined) return undefined;
+    await emitBatchEvent(tx, context.jobs, batch.tenant_id, {
+      eventType: "batch.failed",
+      batchId: batch.id,
+      data: {
+        batch_id: batch.id,
+        batch_reference_id: batch.batch_reference_id,
+        error: `The analysis failed: ${message}`,
+        error_code: "PROCESSING_ERROR",
+      },
+      requestId: batch.request_id ?? undefined,
+    });
+    await recordAudit(tx, workerActor(batch), {
+      action: "claims-batch.failed",
+      entityType: "claims-batch",
+      entityKey: batch.id,
+      outcome: "failed",
+      details: { error: message },
+    });
+    return batch;
+  });
+  if (failed?.spool_path) await rm(join(spoolDir, failed.spool_path), { force: true });
+}
+
+export function batchAnalysisJob(settings: BatchSettings): JobDefinition<AnalysisJobData> {
+  return {
+    queue: ANALYSIS_QUEUE,
+    retryLimit: 2,
+    retryDelaySeconds: 5,
+    // a worker that dies mid-batch stops its heartbeat: the batch goes to the next worker after this
+    heartbeatSeconds: 30,
+    handle: (data, context) => analyze(data, context, settings),
+    giveUp: (data, error, context) => giveUp(data, error, context.db, context, settings.spoolDir),
+  };
+}

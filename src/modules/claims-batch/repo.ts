@@ -1,0 +1,225 @@
+import type { Queryable } from "../../platform/db/db.js";
+
+export type BatchStatus = "queued" | "validating" | "processing" | "completed" | "failed";
+
+export interface BatchRow {
+  id: string;
+  tenant_id: number;
+  batch_reference_id: string;
+  description: string | null;
+  status: BatchStatus;
+  accepted: boolean;
+  total_claims: number;
+  total_items: number;
+  processed_claims: number;
+  progress: number;
+  failed_claims: number;
+  summary: { approved: number; flagged: number; rejected: number; FWA_cases: number } | null;
+  error: string | null;
+  error_code: string | null;
+  spool_path: string | null;
+  request_id: string | null;
+  submitted_at: Date;
+  processing_started_at: Date | null;
+  processed_at: Date | null;
+  results_available_until: Date | null;
+  attempts: number;
+}
+
+const COLUMNS = `id, tenant_id, batch_reference_id, description, status, accepted, total_claims, total_items,
+  processed_claims, progress, failed_claims, summary, error, error_code, spool_path, request_id, submitted_at,
+  processing_started_at, processed_at, results_available_until, attempts`;
+
+export type ResultView = "all" | "approved" | "flagged" | "rejected";
+
+export const batchRepo = {
+  async insert(
+    tx: Queryable,
+    batch: Pick<
+      BatchRow,
+      | "id"
+      | "tenant_id"
+      | "batch_reference_id"
+      | "description"
+      | "status"
+      | "accepted"
+      | "total_claims"
+      | "total_items"
+      | "spool_path"
+      | "request_id"
+      | "error"
+      | "error_code"
+    > & {
+      start_date: string | null;
+      end_date: string | null;
+      validation_errors: unknown;
+    },
+  ): Promise<BatchRow> {
+    const rows = await tx.query<BatchRow>(
+      `INSERT INTO claims_batches (id, tenant_id, batch_reference_id, description, start_date, end_date, status,
+         accepted, total_claims, total_items, spool_path, request_id, error, error_code, validation_errors)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING ${COLUMNS}`,
+      [
+        batch.id,
+        batch.tenant_id,
+        batch.batch_reference_id,
+        batch.description,
+        batch.start_date,
+        batch.end_date,
+        batch.status,
+        batch.accepted,
+        batch.total_claims,
+        batch.total_items,
+        batch.spool_path,
+        batch.request_id,
+        batch.error,
+        batch.error_code,
+        batch.validation_errors === null ? null : JSON.stringify(batch.validation_errors),
+      ],
+    );
+    return rows[0] as BatchRow;
+  },
+
+  /** the tenant's batch; another tenant's is as unknown as no batch */
+  async find(db: Queryable, tenantId: number, batchId: string): Promise<BatchRow | undefined> {
+    if (!/^[0-9a-f-]{36}$/i.test(batchId)) return undefined;
+    const rows = await db.query<BatchRow>(
+      `SELECT ${COLUMNS} FROM claims_batches WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, batchId],
+    );
+    return rows[0];
+  },
+
+  async findForWorker(db: Queryable, batchId: string): Promise<BatchRow | undefined> {
+    const rows = await db.query<BatchRow>(`SELECT ${COLUMNS} FROM claims_batches WHERE id = $1`, [batchId]);
+    return rows[0];
+  },
+
+  /** an attempt starts: earlier attempts' partial results go */
+  async startAttempt(tx: Queryable, batchId: string): Promise<void> {
+    await tx.query("DELETE FROM claims_batch_results WHERE batch_id = $1", [batchId]);
+    await tx.query(
+      `UPDATE claims_batches SET attempts = attempts + 1, processing_started_at = COALESCE(processing_started_at, now())
+       WHERE id = $1`,
+      [batchId],
+    );
+  },
+
+  async progress(db: Queryable, batchId: string, processedClaims: number, percent: number): Promise<void> {
+    await db.query("UPDATE claims_batches SET processed_claims = $2, progress = $3 WHERE id = $1", [
+      batchId,
+      processedClaims,
+      percent,
+    ]);
+  },
+
+  async insertResultPage(
+    db: Queryable,
+    page: { batchId: string; view: ResultView; page: number; claims: number; items: number; data: Buffer },
+  ): Promise<void> {
+    await db.query(
+      `INSERT INTO claims_batch_results (batch_id, view, page, claims, items, data) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [page.batchId, page.view, page.page, page.claims, page.items, page.data],
+    );
+  },
+
+  /** marks a processing batch completed; false when it was not processing any more (another attempt won) */
+  async complete(
+    tx: Queryable,
+    batchId: string,
+    outcome: { summary: BatchRow["summary"]; processed: number; failed: number; availableUntil: Date },
+  ): Promise<BatchRow | undefined> {
+    const rows = await tx.query<BatchRow>(
+      `UPDATE claims_batches SET status = 'completed', summary = $2, processed_claims = $3, failed_claims = $4,
+         progress = 100,
+         processed_at = now(), results_available_until = $5
+       WHERE id = $1 AND status = 'processing' RETURNING ${COLUMNS}`,
+      [batchId, JSON.stringify(outcome.summary), outcome.processed, outcome.failed, outcome.availableUntil],
+    );
+    return rows[0];
+  },
+
+  async fail(
+    tx: Queryable,
+    batchId: string,
+    error: string,
+    errorCode: string,
+  ): Promise<BatchRow | undefined> {
+    const rows = await tx.query<BatchRow>(
+      `UPDATE claims_batches SET status = 'failed', error = $2, error_code = $3, processed_at = now()
+       WHERE id = $1 AND status IN ('queued', 'validating', 'processing') RETURNING ${COLUMNS}`,
+      [batchId, error, errorCode],
+    );
+    return rows[0];
+  },
+
+  /** the stored pages `from` to `to` (inclusive) of a view, decompressed by the caller */
+  readPages(db: Queryable, batchId: string, view: ResultView, from: number, to: number) {
+    return db.query<{ page: number; claims: number; data: Buffer | Uint8Array }>(
+      `SELECT page, claims, data FROM claims_batch_results WHERE batch_id = $1 AND view = $2 AND page BETWEEN $3 AND $4
+       ORDER BY page`,
+      [batchId, view, from, to],
+    );
+  },
+
+  /** batches whose results are past their time: their results go (the batch's record stays) */
+  async purgeExpiredResults(db: Queryable, now: Date): Promise<number> {
+    const rows = await db.query<{ batch_id: string }>(
+      `DELETE FROM claims_batch_results WHERE batch_id IN (
+         SELECT id FROM claims_batches WHERE results_available_until < $1)
+       RETURNING batch_id`,
+      [now],
+    );
+    return new Set(rows.map((row) => row.batch_id)).size;
+  },
+};
+
+export interface SubscriptionRow {
+  id: string;
+  webhook_url: string;
+  events: string[];
+  status: string;
+  created_at: Date;
+}
+
+export const subscriptionRepo = {
+  async insert(
+    tx: Queryable,
+    tenantId: number,
+    subscription: { webhook_url: string; events: readonly string[]; secret: string | null },
+  ): Promise<SubscriptionRow> {
+    const rows = await tx.query<SubscriptionRow>(
+      `INSERT INTO claims_subscriptions (tenant_id, webhook_url, events, secret) VALUES ($1, $2, $3, $4)
+       RETURNING id, webhook_url, events, status, created_at`,
+      [tenantId, subscription.webhook_url, subscription.events, subscription.secret],
+    );
+    return rows[0] as SubscriptionRow;
+  },
+
+  list(db: Queryable, tenantId: number): Promise<SubscriptionRow[]> {
+    return db.query<SubscriptionRow>(
+      `SELECT id, webhook_url, events, status, created_at FROM claims_subscriptions WHERE tenant_id = $1
+       ORDER BY created_at, id`,
+      [tenantId],
+    );
+  },
+
+  async find(db: Queryable, tenantId: number, id: string): Promise<SubscriptionRow | undefined> {
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+    const rows = await db.query<SubscriptionRow>(
+      `SELECT id, webhook_url, events, status, created_at FROM claims_subscriptions WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id],
+    );
+    return rows[0];
+  },
+
+  /** where the batch's events go: the URL of the tenant's first active subscription */
+  async firstActiveUrl(db: Queryable, tenantId: number): Promise<string | null> {
+    const rows = await db.query<{ webhook_url: string }>(
+      `SELECT webhook_url FROM claims_subscriptions WHERE tenant_id = $1 AND status = 'active'
+       ORDER BY created_at, id LIMIT 1`,
+      [tenantId],
+    );
+    return rows[0]?.webhook_url ?? null;
+  },
+};

@@ -1,0 +1,96 @@
+import { Readable } from "node:stream";
+import { promisify } from "node:util";
+import { gunzip } from "node:zlib";
+import { type ClaimResult, CSV_HEADER, csvRowsOf } from "../../engine/fwa/results.js";
+import type { Db } from "../../platform/db/db.js";
+import { AppError } from "../../platform/http/errors.js";
+import { RESULT_PAGE_CLAIMS } from "./job.js";
+import { type BatchRow, batchRepo, type ResultView } from "./repo.js";
+
+const gunzipAsync = promisify(gunzip);
+
+export type ResultFilter = "all" | ResultView;
+
+const EMPTY_SUMMARY = { approved: 0, flagged: 0, rejected: 0, FWA_cases: 0 };
+
+/** results exist once a batch completed or failed, until their time is up */
+function requireResults(batch: BatchRow, now: Date): void {
+  if (batch.status !== "completed" && batch.status !== "failed")
+    throw new AppError(
+      "BATCH_RESULTS_NOT_READY",
+      `Batch ${batch.id} is ${batch.status}: its results are not ready yet`,
+    );
+  if (batch.results_available_until !== null && batch.results_available_until < now)
+    throw new AppError(
+      "BATCH_NOT_FOUND",
+      `The results of batch ${batch.id} were available until ${batch.results_available_until.toISOString()}`,
+    );
+}
+
+/** how many claims a filter selects */
+function totalOf(batch: BatchRow, filter: ResultFilter): number {
+  if (batch.summary === null) return 0;
+  return filter === "all"
+    ? batch.summary.approved + batch.summary.flagged + batch.summary.rejected
+    : batch.summary[filter];
+}
+
+async function claimsOfPages(rows: { data: Buffer | Uint8Array }[]): Promise<ClaimResult[]> {
+  const pages = await Promise.all(
+    rows.map(async (row) => JSON.parse((await gunzipAsync(row.data)).toString("utf8"))),
+  );
+  return (pages as ClaimResult[][]).flat();
+}
+
+/** one page of a batch's results as JSON (the spec's shape, CONTRACT.md section 8) */
+export async function resultsPage(
+  db: Db,
+  batch: BatchRow,
+  query: { page: number; perPage: number; filter: ResultFilter },
+  now: Date = new Date(),
+) {
+  requireResults(batch, now);
+  const total = totalOf(batch, query.filter);
+  const start = (query.page - 1) * query.perPage;
+  const end = Math.min(total, start + query.perPage);
+  let claims: ClaimResult[] = [];
+  if (start < end) {
+    const firstPage = Math.floor(start / RESULT_PAGE_CLAIMS) + 1;
+    const lastPage = Math.floor((end - 1) / RESULT_PAGE_CLAIMS) + 1;
+    const rows = await batchRepo.readPages(db, batch.id, query.filter, firstPage, lastPage);
+    const offset = start - (firstPage - 1) * RESULT_PAGE_CLAIMS;
+    claims = (await claimsOfPages(rows)).slice(offset, offset + (end - start));
+  }
+  return {
+    batch_id: batch.id,
+    batch_reference_id: batch.batch_reference_id,
+    status: batch.status,
+    processed_at: batch.processed_at?.toISOString() ?? null,
+    total_claims: batch.total_claims,
+    processed_claims: batch.processed_claims,
+    failed_claims: batch.failed_claims,
+    summary: batch.summary ?? EMPTY_SUMMARY,
+    claims,
+    meta: {
+      page: query.page,
+      per_page: query.perPage,
+      total_pages: Math.ceil(total / query.perPage),
+      total_results: total,
+    },
+  };
+}
+
+/** the whole (filtered) batch as CSV, streamed page by page: one row per claim item, header first */
+export function resultsCsv(db: Db, batch: BatchRow, filter: ResultFilter, now: Date = new Date()): Readable {
+  requireResults(batch, now);
+  const pages = Math.ceil(totalOf(batch, filter) / RESULT_PAGE_CLAIMS);
+  async function* lines() {
+    yield `${CSV_HEADER}\r\n`;
+    for (let page = 1; page <= pages; page++) {
+      const claims = await claimsOfPages(await batchRepo.readPages(db, batch.id, filter, page, page));
+      const rows = claims.flatMap((claim) => csvRowsOf(claim, batch.id));
+      if (rows.length > 0) yield `${rows.join("\r\n")}\r\n`;
+    }
+  }
+  return Readable.from(lines());
+}

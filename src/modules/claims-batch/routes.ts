@@ -1,0 +1,202 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Config } from "../../config.js";
+import type { Db } from "../../platform/db/db.js";
+import type { JobQueue } from "../../platform/jobs/queue.js";
+import { subscriptionRepo } from "./repo.js";
+import { resultsCsv, resultsPage } from "./results.js";
+import {
+  Accepted,
+  BatchError,
+  BatchParams,
+  BatchStatusView,
+  BearerError,
+  Results,
+  ResultsQuery,
+  SubscribeBody,
+  Subscription,
+  SubscriptionList,
+  SubscriptionParams,
+} from "./schemas.js";
+import { requireBatch, submitBatch } from "./service.js";
+import { presentSubscription, subscribe, unsubscribe } from "./subscriptions.js";
+
+interface Deps {
+  db: Db;
+  jobs: JobQueue;
+  config: Config;
+}
+
+const tags = ["Claims batch"];
+const errors = (statuses: number[]) =>
+  Object.fromEntries(statuses.map((status) => [status, status === 401 ? BearerError : BatchError]));
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+/** gzip when the body says so: Content-Encoding gzip, or a gzip Content-Type */
+function isGzip(request: FastifyRequest): boolean {
+  const encoding = String(request.headers["content-encoding"] ?? "").toLowerCase();
+  const type = String(request.headers["content-type"] ?? "").toLowerCase();
+  return encoding.includes("gzip") || /^application\/(x-)?gzip\b/.test(type);
+}
+
+/** the upload reads its body as a stream: never whole in memory, never one string */
+async function uploadRoute(app: FastifyInstance, { db, jobs, config }: Deps) {
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser(
+    ["application/json", "application/gzip", "application/x-gzip", "application/octet-stream"],
+    (_request, payload, done) => done(null, payload),
+  );
+  app.post(
+    "/claims/batch/upload",
+    {
+      schema: {
+        tags,
+        summary:
+          "Upload a batch of claims (JSON, or gzip: Content-Encoding gzip or Content-Type application/gzip)",
+        consumes: ["application/json", "application/gzip"],
+        response: {
+          202: Accepted,
+          400: BatchError,
+          401: BearerError,
+          409: BatchError,
+          413: BatchError,
+          415: BatchError,
+        },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await submitBatch(db, jobs, config.batches, request.actor, {
+        body: request.body as NodeJS.ReadableStream as never,
+        gzip: isGzip(request),
+      });
+      if (!outcome.accepted) return reply.status(400).send(outcome.body);
+      return reply.status(202).send(outcome.body);
+    },
+  );
+}
+
+/** the batch claims service under {claims_base_url} = /v1, behind bearer tokens */
+export async function claimsBatchRoutes(app: FastifyInstance, deps: Deps) {
+  const { db, config } = deps;
+  await app.register(uploadRoute, deps);
+
+  app.get(
+    "/claims/batch/:batch_id",
+    {
+      schema: {
+        tags,
+        summary: "A batch's status and progress (beyond the spec)",
+        params: BatchParams,
+        response: { 200: BatchStatusView, ...errors([401, 404]) },
+      },
+    },
+    async (request) => {
+      const batch = await requireBatch(
+        db,
+        request.actor.tenantId,
+        (request.params as { batch_id: string }).batch_id,
+      );
+      return {
+        batch_id: batch.id,
+        batch_reference_id: batch.batch_reference_id,
+        description: batch.description,
+        status: batch.status,
+        total_claims: batch.total_claims,
+        total_items: batch.total_items,
+        processed_claims: batch.processed_claims,
+        processing_progress: batch.progress,
+        failed_claims: batch.failed_claims,
+        summary: batch.summary,
+        error: batch.error,
+        error_code: batch.error_code,
+        submitted_at: batch.submitted_at.toISOString(),
+        processed_at: iso(batch.processed_at),
+        results_available_until: iso(batch.results_available_until),
+      };
+    },
+  );
+
+  app.get(
+    "/claims/batch/:batch_id/results",
+    {
+      schema: {
+        tags,
+        summary: "A batch's results: JSON by page, or the whole (filtered) batch as CSV",
+        params: BatchParams,
+        querystring: ResultsQuery,
+        response: { 200: Results, ...errors([400, 401, 404, 409]) },
+      },
+    },
+    async (request, reply) => {
+      const query = request.query as {
+        format?: "json" | "csv";
+        page: number;
+        per_page: number;
+        filter?: "all" | "approved" | "flagged" | "rejected";
+      };
+      const batch = await requireBatch(
+        db,
+        request.actor.tenantId,
+        (request.params as { batch_id: string }).batch_id,
+      );
+      const filter = query.filter ?? "all";
+      if (query.format === "csv") {
+        const csv = resultsCsv(db, batch, filter);
+        return reply
+          .header("content-type", "text/csv; charset=utf-8")
+          .header(
+            "content-disposition",
+            `attachment; filename="${batch.id}${filter === "all" ? "" : `-${filter}`}.csv"`,
+          )
+          .send(csv);
+      }
+      return resultsPage(db, batch, { page: query.page, perPage: query.per_page, filter });
+    },
+  );
+
+  app.post(
+    "/webhooks/subscribe",
+    {
+      schema: {
+        tags,
+        summary: "Subscribe to batch events (before submitting batches)",
+        body: SubscribeBody,
+        response: { 201: Subscription, ...errors([400, 401]) },
+      },
+    },
+    async (request, reply) => {
+      const row = await subscribe(db, config.webhooks, request.actor, request.body as never);
+      return reply.status(201).send(presentSubscription(row));
+    },
+  );
+
+  app.get(
+    "/webhooks/subscriptions",
+    {
+      schema: {
+        tags,
+        summary: "The tenant's claims subscriptions (beyond the spec)",
+        response: { 200: SubscriptionList, ...errors([401]) },
+      },
+    },
+    async (request) => ({
+      data: (await subscriptionRepo.list(db, request.actor.tenantId)).map(presentSubscription),
+    }),
+  );
+
+  app.delete(
+    "/webhooks/subscriptions/:subscription_id",
+    {
+      schema: {
+        tags,
+        summary: "Remove a claims subscription: it receives nothing more (beyond the spec)",
+        params: SubscriptionParams,
+        response: { 200: Subscription, ...errors([401, 404]) },
+      },
+    },
+    async (request) => {
+      const id = (request.params as { subscription_id: string }).subscription_id;
+      return presentSubscription(await unsubscribe(db, request.actor, id));
+    },
+  );
+}

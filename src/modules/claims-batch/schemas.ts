@@ -1,0 +1,134 @@
+import Type, { type Static } from "typebox";
+import { Enum } from "../../platform/http/schemas.js";
+
+export const BATCH_EVENTS = [
+  "batch.queued",
+  "batch.validating",
+  "batch.processing",
+  "batch.processing_update",
+  "batch.validation_failed",
+  "batch.completed",
+  "batch.failed",
+] as const;
+
+const ErrorObject = Type.Object({
+  code: Type.String(),
+  message: Type.String(),
+  details: Type.Array(Type.Unknown()),
+});
+export const BatchError = Type.Object({
+  error: ErrorObject,
+  batch_reference_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  timestamp: Type.String(),
+});
+export const BearerError = Type.Object({ error: Type.String(), error_description: Type.String() });
+
+export const Accepted = Type.Object({
+  batch_id: Type.String(),
+  batch_reference_id: Type.String(),
+  status: Type.String(),
+  total_claims: Type.Integer(),
+  total_items: Type.Integer(),
+  submitted_at: Type.String(),
+  estimated_completion_time: Type.String(),
+  webhook_url: Type.Union([Type.String(), Type.Null()]),
+  message: Type.String(),
+});
+
+export const BatchParams = Type.Object({ batch_id: Type.String({ maxLength: 64 }) });
+
+const Summary = Type.Object({
+  approved: Type.Integer(),
+  flagged: Type.Integer(),
+  rejected: Type.Integer(),
+  FWA_cases: Type.Integer(),
+});
+
+export const BatchStatusView = Type.Object({
+  batch_id: Type.String(),
+  batch_reference_id: Type.String(),
+  description: Type.Union([Type.String(), Type.Null()]),
+  status: Type.String(),
+  total_claims: Type.Integer(),
+  total_items: Type.Integer(),
+  processed_claims: Type.Integer(),
+  processing_progress: Type.Integer({ description: "0-100" }),
+  failed_claims: Type.Integer(),
+  summary: Type.Union([Summary, Type.Null()]),
+  error: Type.Union([Type.String(), Type.Null()]),
+  error_code: Type.Union([Type.String(), Type.Null()]),
+  submitted_at: Type.String(),
+  processed_at: Type.Union([Type.String(), Type.Null()]),
+  results_available_until: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const ResultsQuery = Type.Object({
+  format: Type.Optional(Enum(["json", "csv"] as const)),
+  page: Type.Integer({ minimum: 1, default: 1 }),
+  per_page: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+  filter: Type.Optional(Enum(["all", "approved", "flagged", "rejected"] as const)),
+});
+export type ResultsQueryInput = Static<typeof ResultsQuery>;
+
+const Reason = Type.Object({
+  id: Type.String(),
+  createdAt: Type.String(),
+  code: Type.String(),
+  description: Type.String(),
+  cause: Type.String(),
+  typeDecision: Type.String(),
+  source: Type.String(),
+});
+
+export const Results = Type.Object({
+  batch_id: Type.String(),
+  batch_reference_id: Type.String(),
+  status: Type.String(),
+  processed_at: Type.Union([Type.String(), Type.Null()]),
+  total_claims: Type.Integer(),
+  processed_claims: Type.Integer(),
+  failed_claims: Type.Integer(),
+  summary: Summary,
+  claims: Type.Array(
+    Type.Object({
+      claim_id: Type.String(),
+      status: Type.String(),
+      erp_claim_id: Type.String(),
+      claim_items: Type.Array(
+        Type.Object({
+          erp_claim_item_id: Type.String(),
+          status: Type.String(),
+          ai_score: Type.Number(),
+          reasons: Type.Array(Reason),
+        }),
+      ),
+    }),
+  ),
+  meta: Type.Object({
+    page: Type.Integer(),
+    per_page: Type.Integer(),
+    total_pages: Type.Integer(),
+    total_results: Type.Integer(),
+  }),
+});
+
+export const SubscribeBody = Type.Object({
+  webhook_url: Type.String({ minLength: 1, maxLength: 2048 }),
+  events: Type.Array(Enum(BATCH_EVENTS), {
+    minItems: 1,
+    maxItems: BATCH_EVENTS.length,
+    description: "batch.processing also brings batch.processing_update",
+  }),
+  secret: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 512 }), Type.Null()])),
+});
+export type SubscribeInput = Static<typeof SubscribeBody>;
+
+export const Subscription = Type.Object({
+  subscription_id: Type.String(),
+  webhook_url: Type.String(),
+  status: Type.String(),
+  events: Type.Array(Type.String()),
+  created_at: Type.String(),
+});
+export const SubscriptionList = Type.Object({ data: Type.Array(Subscription) });
+export const SubscriptionParams = Type.Object({ subscription_id: Type.String({ maxLength: 64 }) });

@@ -1,0 +1,215 @@
+import { randomUUID } from "node:crypto";
+import { mkdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import type { BatchSettings } from "../../config.js";
+import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
+import type { Db, Queryable } from "../../platform/db/db.js";
+import { emitBatchEvent } from "../../platform/events/outbox.js";
+import { AppError, withConflicts } from "../../platform/http/errors.js";
+import type { JobQueue } from "../../platform/jobs/queue.js";
+import { type BatchRow, batchRepo, subscriptionRepo } from "./repo.js";
+import { type IngestOutcome, ingestBatch, MAX_SHOWN, UploadTooLarge } from "./upload/ingest.js";
+
+export const ANALYSIS_QUEUE = "claims-batch-analysis";
+
+/** a rough estimate of the analysis, from the bench: tens of microseconds an item, and a start-up */
+export function estimatedCompletion(from: Date, itemsLeft: number): string {
+  return new Date(from.getTime() + 3_000 + itemsLeft * 0.03).toISOString();
+}
+
+/** what the 400 of a refused upload carries (the spec's body shape) */
+export interface RefusedUpload {
+  accepted: false;
+  body: {
+    error: { code: "VALIDATION_ERROR"; message: string; details: IngestOutcome["problems"] };
+    batch_reference_id: string | null;
+    timestamp: string;
+  };
+}
+
+export interface AcceptedUpload {
+  accepted: true;
+  body: {
+    batch_id: string;
+    batch_reference_id: string;
+    status: "queued";
+    total_claims: number;
+    total_items: number;
+    submitted_at: string;
+    estimated_completion_time: string;
+    webhook_url: string | null;
+    message: string;
+  };
+}
+
+async function emit(
+  tx: Queryable,
+  jobs: JobQueue,
+  actor: TenantActor,
+  batch: Pick<BatchRow, "id" | "batch_reference_id">,
+  eventType: string,
+  data: Record<string, unknown>,
+) {
+  await emitBatchEvent(tx, jobs, actor.tenantId, {
+    eventType,
+    batchId: batch.id,
+    data: { batch_id: batch.id, batch_reference_id: batch.batch_reference_id, ...data },
+    requestId: actor.requestId,
+  });
+}
+
+/**
+ * Receives a batch: streamed, checked claim by claim and spooled as it arrives. A valid batch is stored
+ * queued with its analysis job, a refused one with its problems (its reference stays free); the events
+ * batch.queued and batch.validating, then batch.validation_failed or (when the analysis starts)
+ * batch.processing, go to the tenant's claims subscriptions.
+ */
+export async function submitBatch(
+  db: Db,
+  jobs: JobQueue,
+  settings: BatchSettings,
+  actor: TenantActor,
+  upload: { body: Readable; gzip: boolean },
+  now: () => Date = () => new Date(),
+): Promise<AcceptedUpload | RefusedUpload> {
+  const id = randomUUID();
+  await mkdir(settings.spoolDir, { recursive: true });
+  const spoolPath = join(settings.spoolDir, `${id}.ndjson`);
+  let ingest: IngestOutcome;
+  try {
+    ingest = await ingestBatch(upload.body, {
+      gzip: upload.gzip,
+      spoolPath,
+      maxUploadBytes: settings.maxUploadBytes,
+      maxJsonBytes: settings.maxJsonBytes,
+    });
+  } catch (error) {
+    if (error instanceof UploadTooLarge) throw new AppError("BATCH_TOO_LARGE", error.message);
+    throw error;
+  }
+  const root = ingest.root;
+  const reference = typeof root.batch_reference_id === "string" ? root.batch_reference_id : null;
+  const submittedAt = now();
+  if (ingest.problemCount > 0) {
+    await rm(spoolPath, { force: true });
+    return refuse(db, jobs, actor, id, ingest, reference, submittedAt);
+  }
+  const batchReference = reference as string;
+  try {
+    return await withConflicts(
+      () =>
+        db.transaction(async (tx) => {
+          const batch = await batchRepo.insert(tx, {
+            id,
+            tenant_id: actor.tenantId,
+            batch_reference_id: batchReference,
+            description: root.description ?? null,
+            start_date: root.start_date ?? null,
+            end_date: root.end_date ?? null,
+            status: "queued",
+            accepted: true,
+            total_claims: ingest.totalClaims,
+            total_items: ingest.totalItems,
+            spool_path: `${id}.ndjson`,
+            request_id: actor.requestId ?? null,
+            error: null,
+            error_code: null,
+            validation_errors: null,
+          });
+          const totals = { total_claims: ingest.totalClaims, total_items: ingest.totalItems };
+          await emit(tx, jobs, actor, batch, "batch.queued", totals);
+          await emit(tx, jobs, actor, batch, "batch.validating", { validation_progress: 0 });
+          await jobs.send(tx, ANALYSIS_QUEUE, { batchId: id, requestId: actor.requestId });
+          await recordAudit(tx, actor, {
+            action: "claims-batch.submit",
+            entityType: "claims-batch",
+            entityKey: id,
+            details: { batch_reference_id: batchReference, ...totals, bytes: ingest.receivedBytes },
+          });
+          return {
+            accepted: true as const,
+            body: {
+              batch_id: id,
+              batch_reference_id: batchReference,
+              status: "queued" as const,
+              ...totals,
+              submitted_at: submittedAt.toISOString(),
+              estimated_completion_time: estimatedCompletion(submittedAt, ingest.totalItems),
+              webhook_url: await subscriptionRepo.firstActiveUrl(tx, actor.tenantId),
+              message: "Batch accepted for analysis; progress is sent to the claims subscriptions",
+            },
+          };
+        }),
+      {
+        claims_batches_reference_key: () =>
+          new AppError("BATCH_REFERENCE_TAKEN", `batch_reference_id ${batchReference} is already used`),
+      },
+    );
+  } catch (error) {
+    await rm(spoolPath, { force: true });
+    throw error;
+  }
+}
+
+/** a refused upload: recorded with its problems and announced, its reference left free for a corrected one */
+async function refuse(
+  db: Db,
+  jobs: JobQueue,
+  actor: TenantActor,
+  id: string,
+  ingest: IngestOutcome,
+  reference: string | null,
+  submittedAt: Date,
+): Promise<RefusedUpload> {
+  const more = ingest.problemCount > MAX_SHOWN ? ` (the first ${MAX_SHOWN} are listed)` : "";
+  const message = `The batch has ${ingest.problemCount} validation error${ingest.problemCount === 1 ? "" : "s"}${more}`;
+  await db.transaction(async (tx) => {
+    const batch = await batchRepo.insert(tx, {
+      id,
+      tenant_id: actor.tenantId,
+      batch_reference_id: reference ?? "",
+      description: typeof ingest.root.description === "string" ? ingest.root.description.slice(0, 500) : null,
+      start_date: null,
+      end_date: null,
+      status: "failed",
+      accepted: false,
+      total_claims: ingest.totalClaims,
+      total_items: ingest.totalItems,
+      spool_path: null,
+      request_id: actor.requestId ?? null,
+      error: message,
+      error_code: "VALIDATION_ERROR",
+      validation_errors: { count: ingest.problemCount, shown: ingest.problems },
+    });
+    const totals = { total_claims: ingest.totalClaims, total_items: ingest.totalItems };
+    await emit(tx, jobs, actor, batch, "batch.queued", totals);
+    await emit(tx, jobs, actor, batch, "batch.validating", { validation_progress: 0 });
+    await emit(tx, jobs, actor, batch, "batch.validation_failed", {
+      errors: ingest.problems,
+      error_count: ingest.problemCount,
+    });
+    await recordAudit(tx, actor, {
+      action: "claims-batch.submit",
+      entityType: "claims-batch",
+      entityKey: id,
+      outcome: "refused",
+      details: { batch_reference_id: reference, errors: ingest.problemCount },
+    });
+  });
+  return {
+    accepted: false,
+    body: {
+      error: { code: "VALIDATION_ERROR", message, details: ingest.problems },
+      batch_reference_id: reference,
+      timestamp: submittedAt.toISOString(),
+    },
+  };
+}
+
+export async function requireBatch(db: Queryable, tenantId: number, batchId: string): Promise<BatchRow> {
+  const batch = await batchRepo.find(db, tenantId, batchId);
+  if (batch === undefined || !batch.accepted)
+    throw new AppError("BATCH_NOT_FOUND", `Batch ${batchId} not found`);
+  return batch;
+}

@@ -1,0 +1,59 @@
+import type { WebhookSettings } from "../../config.js";
+import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
+import type { Db } from "../../platform/db/db.js";
+import { deliveryRepo } from "../../platform/events/deliveries.js";
+import { AppError } from "../../platform/http/errors.js";
+import { checkTarget } from "../webhooks/service.js";
+import { type SubscriptionRow, subscriptionRepo } from "./repo.js";
+import type { SubscribeInput } from "./schemas.js";
+
+export function presentSubscription(row: SubscriptionRow) {
+  return {
+    subscription_id: row.id,
+    webhook_url: row.webhook_url,
+    status: row.status,
+    events: row.events,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+/** POST /v1/webhooks/subscribe: the batch events the tenant's system wants, to one URL, signed with `secret` */
+export async function subscribe(
+  db: Db,
+  settings: Pick<WebhookSettings, "denyPrivate">,
+  actor: TenantActor,
+  input: SubscribeInput,
+): Promise<SubscriptionRow> {
+  await checkTarget(
+    { url: input.webhook_url, secret: input.secret ?? null, field: "webhook_url", secretField: "secret" },
+    settings.denyPrivate,
+  );
+  return db.transaction(async (tx) => {
+    const row = await subscriptionRepo.insert(tx, actor.tenantId, {
+      webhook_url: input.webhook_url,
+      events: [...new Set(input.events)],
+      secret: input.secret ?? null,
+    });
+    await recordAudit(tx, actor, {
+      action: "claims-subscription.create",
+      entityType: "claims-subscription",
+      entityKey: row.id,
+      details: { webhook_url: row.webhook_url, events: row.events, signed: input.secret != null },
+    });
+    return row;
+  });
+}
+
+export async function unsubscribe(db: Db, actor: TenantActor, id: string): Promise<SubscriptionRow> {
+  return db.transaction(async (tx) => {
+    if ((await subscriptionRepo.find(tx, actor.tenantId, id)) === undefined)
+      throw new AppError("SUBSCRIPTION_NOT_FOUND", `Subscription ${id} not found`);
+    if (await deliveryRepo.deactivateSubscription(tx, actor.tenantId, id, "removed"))
+      await recordAudit(tx, actor, {
+        action: "claims-subscription.remove",
+        entityType: "claims-subscription",
+        entityKey: id,
+      });
+    return (await subscriptionRepo.find(tx, actor.tenantId, id)) as SubscriptionRow;
+  });
+}

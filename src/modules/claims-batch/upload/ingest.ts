@@ -1,0 +1,193 @@
+import { createWriteStream, type WriteStream } from "node:fs";
+import { rm } from "node:fs/promises";
+import { type Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createGunzip } from "node:zlib";
+import Type from "typebox";
+import { Compile } from "typebox/compile";
+import { DateOnly } from "../../../platform/http/schemas.js";
+import { fieldProblems, type SchemaError } from "../../../platform/http/validation.js";
+import { BatchClaim, type BatchClaimInput } from "../claim.js";
+import { BatchSyntaxError, createClaimSplitter } from "./splitter.js";
+
+/** a problem of an upload as the spec's 400 lists it; claim_index null for the batch itself */
+export interface UploadProblem {
+  field: string;
+  reason: string;
+  claim_index: number | null;
+}
+
+export interface IngestOutcome {
+  root: { start_date?: string; end_date?: string; description?: string; batch_reference_id?: string };
+  totalClaims: number;
+  totalItems: number;
+  /** the first MAX_SHOWN problems */
+  problems: UploadProblem[];
+  /** all of them */
+  problemCount: number;
+  /** bytes received, and of JSON once decompressed */
+  receivedBytes: number;
+  jsonBytes: number;
+}
+
+/** the problems an upload's answer and event list; all are counted */
+export const MAX_SHOWN = 100;
+
+export const BatchRoot = Type.Object({
+  start_date: DateOnly(),
+  end_date: DateOnly(),
+  description: Type.Optional(Type.String({ maxLength: 500 })),
+  batch_reference_id: Type.String({ minLength: 1, maxLength: 100 }),
+});
+
+const checkClaim = Compile(BatchClaim);
+const checkRoot = Compile(BatchRoot);
+
+export class UploadTooLarge extends Error {
+  constructor(
+    readonly limit: "body" | "json",
+    readonly bytes: number,
+  ) {
+    super(
+      limit === "body" ? `the upload exceeds ${bytes} bytes` : `the batch exceeds ${bytes} bytes of JSON`,
+    );
+    this.name = "UploadTooLarge";
+  }
+}
+
+const NEWLINE = 0x0a;
+const RETURN = 0x0d;
+
+/** a claim's bytes on one line: JSON holds raw line breaks only as whitespace, so they become spaces */
+function oneLine(bytes: Buffer): Buffer {
+  if (!bytes.includes(NEWLINE) && !bytes.includes(RETURN)) return bytes;
+  const line = Buffer.from(bytes);
+  for (let i = 0; i < line.length; i++) if (line[i] === NEWLINE || line[i] === RETURN) line[i] = 0x20;
+  return line;
+}
+
+/**
+ * Streams an upload through gunzip (when compressed) and the claim splitter: each claim is parsed and
+ * checked on its own, and while the batch is still valid written as one line to the spool file (only
+ * whitespace can hold a raw line break in JSON, so breaks become spaces). Problems are collected with
+ * their claim index, the first MAX_SHOWN kept, all counted. The caps end the upload as soon as they are
+ * passed: the body as sent, and the JSON once decompressed (a small gzip can expand enormously).
+ */
+export async function ingestBatch(
+  body: Readable,
+  options: { gzip: boolean; spoolPath: string; maxUploadBytes: number; maxJsonBytes: number },
+): Promise<IngestOutcome> {
+  const problems: UploadProblem[] = [];
+  let problemCount = 0;
+  const problem = (found: UploadProblem) => {
+    problemCount++;
+    if (problems.length < MAX_SHOWN) problems.push(found);
+  };
+  let totalItems = 0;
+  let receivedBytes = 0;
+  let jsonBytes = 0;
+  const spool: WriteStream = createWriteStream(options.spoolPath, { highWaterMark: 4 * 1024 * 1024 });
+  const spoolFailed = new Promise<never>((_resolve, reject) => spool.once("error", reject));
+  spoolFailed.catch(() => {});
+
+  const splitter = createClaimSplitter((bytes, index) => {
+    let claim: unknown;
+    try {
+      claim = JSON.parse(bytes.toString("utf8"));
+    } catch {
+      problem({ field: `claims[${index}]`, reason: "is not valid JSON", claim_index: index });
+      return;
+    }
+    if (!checkClaim.Check(claim)) {
+      for (const found of fieldProblems(checkClaim.Errors(claim) as unknown as SchemaError[], "claim"))
+        problem({ field: `claims[${index}].${found.field}`, reason: found.reason, claim_index: index });
+      return;
+    }
+    totalItems += (claim as BatchClaimInput).claim_items.length;
+    if (problemCount > 0) return; // an invalid batch is never analysed: stop spooling
+    spool.write(oneLine(bytes));
+    spool.write("\n");
+  });
+
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      receivedBytes += chunk.length;
+      if (receivedBytes > options.maxUploadBytes) done(new UploadTooLarge("body", options.maxUploadBytes));
+      else done(null, chunk);
+    },
+  });
+  const stages: (NodeJS.ReadableStream | NodeJS.WritableStream)[] = [body, counted];
+  if (options.gzip) stages.push(createGunzip({ chunkSize: 256 * 1024 }));
+  const source = stages.at(-1) as unknown as AsyncIterable<Buffer>;
+  const piped = pipeline(stages as never).catch((error: unknown) => error);
+  let syntaxError: BatchSyntaxError | undefined;
+  try {
+    for await (const chunk of source) {
+      jsonBytes += chunk.length;
+      if (jsonBytes > options.maxJsonBytes) throw new UploadTooLarge("json", options.maxJsonBytes);
+      if (syntaxError !== undefined) continue; // read to the end, so the answer reaches the client
+      try {
+        splitter.write(chunk);
+      } catch (error) {
+        if (!(error instanceof BatchSyntaxError)) throw error;
+        syntaxError = error;
+      }
+      if (spool.writableNeedDrain)
+        await Promise.race([
+          new Promise<void>((resolve) => spool.once("drain", () => resolve())),
+          spoolFailed,
+        ]);
+    }
+    const failed = await piped;
+    if (failed !== undefined) throw failed;
+  } catch (error) {
+    for (const stage of stages) (stage as Readable).destroy?.();
+    spool.destroy();
+    await rm(options.spoolPath, { force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "Z_DATA_ERROR" && code !== "Z_BUF_ERROR") throw error;
+    // not gzip after all: a problem of the upload, answered like any other
+    problem({ field: "body", reason: `is not valid gzip (at byte ${receivedBytes})`, claim_index: null });
+    return { root: {}, totalClaims: 0, totalItems, problems, problemCount, receivedBytes, jsonBytes };
+  }
+  await new Promise<void>((resolve, reject) =>
+    spool.end((error?: Error | null) => (error ? reject(error) : resolve())),
+  );
+
+  let root: IngestOutcome["root"] = {};
+  let totalClaims = 0;
+  if (syntaxError !== undefined) problem({ field: "body", reason: syntaxError.message, claim_index: null });
+  else {
+    let outcome: ReturnType<ReturnType<typeof createClaimSplitter>["end"]> | undefined;
+    try {
+      outcome = splitter.end();
+    } catch (error) {
+      if (!(error instanceof BatchSyntaxError)) throw error;
+      problem({ field: "body", reason: error.message, claim_index: null });
+    }
+    if (outcome !== undefined) {
+      root = outcome.root as IngestOutcome["root"];
+      totalClaims = outcome.claims;
+      checkRootFields(outcome.root, outcome.claimsPresent, outcome.claims, problem);
+    }
+  }
+  return { root, totalClaims, totalItems, problems, problemCount, receivedBytes, jsonBytes };
+}
+
+/** the batch's own fields, and its end not before its start */
+function checkRootFields(
+  root: Record<string, unknown>,
+  claimsPresent: boolean,
+  claims: number,
+  problem: (found: UploadProblem) => void,
+): void {
+  const batchLevel = (field: string, reason: string) => problem({ field, reason, claim_index: null });
+  if (!checkRoot.Check(root))
+    for (const found of fieldProblems(checkRoot.Errors(root) as unknown as SchemaError[], "body"))
+      batchLevel(found.field, found.reason);
+  if (!claimsPresent) batchLevel("claims", "is required");
+  else if (claims === 0) batchLevel("claims", "must hold at least 1 claim");
+  const { start_date: start, end_date: end } = root;
+  if (typeof start === "string" && typeof end === "string" && checkRoot.Check(root) && end < start)
+    batchLevel("end_date", "must not be before start_date");
+}

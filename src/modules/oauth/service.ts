@@ -1,0 +1,53 @@
+import { hashSecret, secretsEqual } from "../../platform/auth/credentials.js";
+import type { Db } from "../../platform/db/db.js";
+import { AppError } from "../../platform/http/errors.js";
+import { TOKEN_SCOPE, TOKEN_SECONDS, type TokenService } from "./tokens.js";
+
+export interface TokenRequest {
+  grant_type?: string;
+  client_id?: string;
+  client_secret?: string;
+  /** `Authorization: Basic base64(client_id:client_secret)`, the other way a client may authenticate */
+  authorization?: string;
+}
+
+/** client credentials from the form, or from HTTP Basic (RFC 6749 section 2.3.1) */
+function credentialsOf(request: TokenRequest): { clientId: string; secret: string } | undefined {
+  const basic = /^Basic\s+(\S+)$/i.exec(request.authorization ?? "")?.[1];
+  if (basic !== undefined) {
+    const decoded = Buffer.from(basic, "base64").toString("utf8");
+    const colon = decoded.indexOf(":");
+    if (colon < 0) return undefined;
+    return {
+      clientId: decodeURIComponent(decoded.slice(0, colon)),
+      secret: decodeURIComponent(decoded.slice(colon + 1)),
+    };
+  }
+  if (request.client_id === undefined || request.client_secret === undefined) return undefined;
+  return { clientId: request.client_id, secret: request.client_secret };
+}
+
+/** POST /v1/auth/token: the client credentials grant */
+export async function issueToken(db: Db, tokens: TokenService, request: TokenRequest) {
+  if (request.grant_type === undefined) throw new AppError("OAUTH_INVALID_REQUEST", "grant_type is required");
+  if (request.grant_type !== "client_credentials")
+    throw new AppError("OAUTH_UNSUPPORTED_GRANT_TYPE", "Only the client_credentials grant is supported");
+  const credentials = credentialsOf(request);
+  if (credentials === undefined) throw new AppError("OAUTH_INVALID_CLIENT", "Client authentication failed");
+  const rows = await db.query<{ secret_hash: string; tenant_id: number; tenant: string }>(
+    `SELECT c.secret_hash, t.id AS tenant_id, t.name AS tenant FROM tenant_oauth_clients c
+     JOIN tenants t ON t.id = c.tenant_id WHERE c.client_id = $1`,
+    [credentials.clientId],
+  );
+  const client = rows[0];
+  // the same answer, and a comparison either way, whether the client is unknown or its secret wrong
+  const matches = secretsEqual(hashSecret(credentials.secret), client?.secret_hash ?? "-");
+  if (client === undefined || !matches)
+    throw new AppError("OAUTH_INVALID_CLIENT", "Client authentication failed");
+  const accessToken = await tokens.issue({
+    tenantId: client.tenant_id,
+    tenantName: client.tenant,
+    clientId: credentials.clientId,
+  });
+  return { access_token: accessToken, token_type: "Bearer", expires_in: TOKEN_SECONDS, scope: TOKEN_SCOPE };
+}
