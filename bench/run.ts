@@ -5,13 +5,15 @@
  * Then the bulk patient imports (bench/policy-bulk.ts) and webhook deliveries (bench/webhooks.ts) on the
  * same server.
  * Environment: BENCH_SECONDS (default 10) per scenario, BENCH_CONNECTIONS (default 20), BENCH_ONLY (a
- * comma-separated choice of http, prior-auth, bulk, webhooks; default all).
+ * comma-separated choice of http, prior-auth, bulk, webhooks, batch; default all), BENCH_BATCH_CLAIMS
+ * (default 250,000 claims of 4 items).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import autocannon from "autocannon";
+import { benchBatch } from "./batches.js";
 import { type Figure, figure } from "./figures.js";
 import { benchBulkImports, peakRssMb } from "./policy-bulk.js";
 import { benchPriorAuth } from "./prior-auth.js";
@@ -20,7 +22,7 @@ import { benchWebhookDeliveries, benchWebhookDrain } from "./webhooks.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const ONLY = new Set((process.env.BENCH_ONLY ?? "http,prior-auth,bulk,webhooks").split(","));
+const ONLY = new Set((process.env.BENCH_ONLY ?? "http,prior-auth,bulk,webhooks,batch").split(","));
 
 function printFigures(figures: readonly Figure[]): void {
   console.table(
@@ -150,8 +152,13 @@ async function main(): Promise<void> {
       console.table(webhooks);
     }
     console.log(`server peak RSS: ${peakRssMb(server.pid) ?? "unknown"} MB`);
+    const batch = ONLY.has("batch") ? await benchBatch() : undefined;
+    if (batch !== undefined) {
+      console.log("\nClaims batch (its own fresh server, embedded PGlite):\n");
+      console.table([batch]);
+    }
     console.log(
-      `\n${JSON.stringify({ bench: "http", figures, bulk, webhooks, serverPeakRssMb: peakRssMb(server.pid) })}`,
+      `\n${JSON.stringify({ bench: "http", figures, bulk, webhooks, batch, serverPeakRssMb: peakRssMb(server.pid) })}`,
     );
   } finally {
     server.kill("SIGTERM");
