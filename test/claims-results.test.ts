@@ -181,11 +181,13 @@ describe("batch analysis across failures", () => {
     await job.handle({ batchId }, contextWith(new AbortController().signal));
     const status = await waitForBatch(ctx.app, token, batchId);
     assert.deepEqual([status.status, status.processed_claims], ["completed", 25_000]);
-    const pages = await ctx.db.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM claims_batch_results WHERE batch_id = $1 AND view = 'all'",
+    // on PostgreSQL another test process's worker may have run an attempt too: one attempt's pages remain
+    const pages = await ctx.db.query<{ n: number; attempts: number }>(
+      `SELECT count(*)::int AS n, count(DISTINCT attempt)::int AS attempts FROM claims_batch_results
+       WHERE batch_id = $1 AND view = 'all'`,
       [batchId],
     );
-    assert.equal(pages[0]?.n, 25, "each page once");
+    assert.deepEqual([pages[0]?.n, pages[0]?.attempts], [25, 1], "each page once, of one attempt");
     const events = (await listEvents(ctx.db, ctx.tenant.id)).filter((e) => e.data.batch_id === batchId);
     assert.equal(events.filter((e) => e.event_type === "batch.processing").length, 1);
     assert.equal(events.filter((e) => e.event_type === "batch.completed").length, 1);

@@ -82,6 +82,7 @@ class PageWriter {
   constructor(
     private readonly db: Db,
     private readonly batchId: string,
+    private readonly attempt: number,
   ) {}
 
   async add(result: ClaimResult): Promise<void> {
@@ -103,6 +104,7 @@ class PageWriter {
     const data = await gzipAsync(JSON.stringify(page.claims), { level: 1 });
     await batchRepo.insertResultPage(this.db, {
       batchId: this.batchId,
+      attempt: this.attempt,
       view,
       page: page.page,
       claims: page.claims.length,
@@ -133,10 +135,14 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
       `the batch's spool ${batch.spool_path} is missing (is MIZAN_SPOOL_DIR shared by every node?)`,
     );
   });
-  await db.transaction(async (tx) => {
-    await batchRepo.startAttempt(tx, batch.id);
-    if (batch.status !== "queued") return;
-    await tx.query("UPDATE claims_batches SET status = 'processing' WHERE id = $1", [batch.id]);
+  const attempt = await db.transaction(async (tx) => {
+    const number = await batchRepo.startAttempt(tx, batch.id);
+    // the first attempt to start announces the processing, once
+    const started = await tx.query(
+      "UPDATE claims_batches SET status = 'processing' WHERE id = $1 AND status = 'queued' RETURNING id",
+      [batch.id],
+    );
+    if (started.length === 0) return number;
     await emitBatchEvent(tx, context.jobs, batch.tenant_id, {
       eventType: "batch.processing",
       batchId: batch.id,
@@ -148,6 +154,7 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
       },
       requestId: batch.request_id ?? undefined,
     });
+    return number;
   });
   const started = Date.now();
   const report = progressReporter(context, batch);
@@ -165,7 +172,7 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
   const decisions: BatchDecisions = analyzeBatch(view, RULE_DETECTORS, { flagThreshold: FLAG_THRESHOLD });
   await report(PASS_TWO_END, 0);
   const analyzedAt = new Date().toISOString();
-  const pages = new PageWriter(db, batch.id);
+  const pages = new PageWriter(db, batch.id, attempt);
   let index = 0;
   for await (const claim of readSpool(spool)) {
     await pages.add(claimResult(view, decisions, index, claim, { batchId: batch.id, analyzedAt }));
@@ -178,7 +185,7 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
   await pages.finish();
   const availableUntil = new Date(Date.now() + settings.resultsDays * 86_400_000);
   const completed = await db.transaction(async (tx) => {
-    const done = await batchRepo.complete(tx, batch.id, {
+    const done = await batchRepo.complete(tx, batch.id, attempt, {
       summary: decisions.summary,
       processed: index,
       failed: batch.total_claims - index,
@@ -207,13 +214,16 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
     });
     return true;
   });
-  if (completed) {
-    await rm(spool, { force: true });
-    context.log.info(
-      { batch: batch.id, claims: index, seconds: (Date.now() - started) / 1000 },
-      "batch analysed",
-    );
+  if (!completed) {
+    // a newer attempt started meanwhile: it completes the batch, this one's pages go
+    await batchRepo.dropAttemptPages(db, batch.id, attempt);
+    return;
   }
+  await rm(spool, { force: true });
+  context.log.info(
+    { batch: batch.id, claims: index, seconds: (Date.now() - started) / 1000 },
+    "batch analysed",
+  );
 }
 
 function workerActor(batch: BatchRow) {

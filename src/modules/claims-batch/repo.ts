@@ -24,11 +24,12 @@ export interface BatchRow {
   processed_at: Date | null;
   results_available_until: Date | null;
   attempts: number;
+  results_attempt: number | null;
 }
 
 const COLUMNS = `id, tenant_id, batch_reference_id, description, status, accepted, total_claims, total_items,
   processed_claims, progress, failed_claims, summary, error, error_code, spool_path, request_id, submitted_at,
-  processing_started_at, processed_at, results_available_until, attempts`;
+  processing_started_at, processed_at, results_available_until, attempts, results_attempt`;
 
 export type ResultView = "all" | "approved" | "flagged" | "rejected";
 
@@ -95,14 +96,25 @@ export const batchRepo = {
     return rows[0];
   },
 
-  /** an attempt starts: earlier attempts' partial results go */
-  async startAttempt(tx: Queryable, batchId: string): Promise<void> {
-    await tx.query("DELETE FROM claims_batch_results WHERE batch_id = $1", [batchId]);
-    await tx.query(
+  /**
+   * An attempt starts and gets its number. Attempts may overlap (a worker presumed dead that still runs):
+   * each writes its own pages, and only the latest attempt can complete the batch.
+   */
+  async startAttempt(tx: Queryable, batchId: string): Promise<number> {
+    const rows = await tx.query<{ attempts: number }>(
       `UPDATE claims_batches SET attempts = attempts + 1, processing_started_at = COALESCE(processing_started_at, now())
-       WHERE id = $1`,
+       WHERE id = $1 RETURNING attempts`,
       [batchId],
     );
+    return (rows[0] as { attempts: number }).attempts;
+  },
+
+  /** pages an attempt wrote that will never be the results (it was overtaken by a newer one) */
+  async dropAttemptPages(db: Queryable, batchId: string, attempt: number): Promise<void> {
+    await db.query("DELETE FROM claims_batch_results WHERE batch_id = $1 AND attempt = $2", [
+      batchId,
+      attempt,
+    ]);
   },
 
   async progress(db: Queryable, batchId: string, processedClaims: number, percent: number): Promise<void> {
@@ -115,27 +127,52 @@ export const batchRepo = {
 
   async insertResultPage(
     db: Queryable,
-    page: { batchId: string; view: ResultView; page: number; claims: number; items: number; data: Buffer },
+    page: {
+      batchId: string;
+      attempt: number;
+      view: ResultView;
+      page: number;
+      claims: number;
+      items: number;
+      data: Buffer;
+    },
   ): Promise<void> {
     await db.query(
-      `INSERT INTO claims_batch_results (batch_id, view, page, claims, items, data) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [page.batchId, page.view, page.page, page.claims, page.items, page.data],
+      `INSERT INTO claims_batch_results (batch_id, attempt, view, page, claims, items, data)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [page.batchId, page.attempt, page.view, page.page, page.claims, page.items, page.data],
     );
   },
 
-  /** marks a processing batch completed; false when it was not processing any more (another attempt won) */
+  /**
+   * Completes a processing batch with the pages of `attempt`, unless a newer attempt has started
+   * (undefined then); other attempts' pages go.
+   */
   async complete(
     tx: Queryable,
     batchId: string,
+    attempt: number,
     outcome: { summary: BatchRow["summary"]; processed: number; failed: number; availableUntil: Date },
   ): Promise<BatchRow | undefined> {
     const rows = await tx.query<BatchRow>(
       `UPDATE claims_batches SET status = 'completed', summary = $2, processed_claims = $3, failed_claims = $4,
-         progress = 100,
+         progress = 100, results_attempt = $6,
          processed_at = now(), results_available_until = $5
-       WHERE id = $1 AND status = 'processing' RETURNING ${COLUMNS}`,
-      [batchId, JSON.stringify(outcome.summary), outcome.processed, outcome.failed, outcome.availableUntil],
+       WHERE id = $1 AND status = 'processing' AND attempts = $6 RETURNING ${COLUMNS}`,
+      [
+        batchId,
+        JSON.stringify(outcome.summary),
+        outcome.processed,
+        outcome.failed,
+        outcome.availableUntil,
+        attempt,
+      ],
     );
+    if (rows[0] !== undefined)
+      await tx.query("DELETE FROM claims_batch_results WHERE batch_id = $1 AND attempt <> $2", [
+        batchId,
+        attempt,
+      ]);
     return rows[0];
   },
 
@@ -153,12 +190,18 @@ export const batchRepo = {
     return rows[0];
   },
 
-  /** the stored pages `from` to `to` (inclusive) of a view, decompressed by the caller */
-  readPages(db: Queryable, batchId: string, view: ResultView, from: number, to: number) {
+  /** the result pages `from` to `to` (inclusive) of a view, compressed */
+  readPages(
+    db: Queryable,
+    batch: Pick<BatchRow, "id" | "results_attempt">,
+    view: ResultView,
+    from: number,
+    to: number,
+  ) {
     return db.query<{ page: number; claims: number; data: Buffer | Uint8Array }>(
-      `SELECT page, claims, data FROM claims_batch_results WHERE batch_id = $1 AND view = $2 AND page BETWEEN $3 AND $4
-       ORDER BY page`,
-      [batchId, view, from, to],
+      `SELECT page, claims, data FROM claims_batch_results
+       WHERE batch_id = $1 AND attempt = $2 AND view = $3 AND page BETWEEN $4 AND $5 ORDER BY page`,
+      [batch.id, batch.results_attempt ?? 0, view, from, to],
     );
   },
 

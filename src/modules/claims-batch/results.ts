@@ -57,7 +57,7 @@ export async function resultsPage(
   if (start < end) {
     const firstPage = Math.floor(start / RESULT_PAGE_CLAIMS) + 1;
     const lastPage = Math.floor((end - 1) / RESULT_PAGE_CLAIMS) + 1;
-    const rows = await batchRepo.readPages(db, batch.id, query.filter, firstPage, lastPage);
+    const rows = await batchRepo.readPages(db, batch, query.filter, firstPage, lastPage);
     const offset = start - (firstPage - 1) * RESULT_PAGE_CLAIMS;
     claims = (await claimsOfPages(rows)).slice(offset, offset + (end - start));
   }
@@ -87,7 +87,7 @@ export function resultsCsv(db: Db, batch: BatchRow, filter: ResultFilter, now: D
   async function* lines() {
     yield `${CSV_HEADER}\r\n`;
     for (let page = 1; page <= pages; page++) {
-      const claims = await claimsOfPages(await batchRepo.readPages(db, batch.id, filter, page, page));
+      const claims = await claimsOfPages(await batchRepo.readPages(db, batch, filter, page, page));
       const rows = claims.flatMap((claim) => csvRowsOf(claim, batch.id));
       if (rows.length > 0) yield `${rows.join("\r\n")}\r\n`;
     }

@@ -58,7 +58,9 @@ CREATE TABLE claims_batches (
   processing_started_at timestamptz,
   processed_at timestamptz,
   results_available_until timestamptz,
-  attempts integer NOT NULL DEFAULT 0
+  attempts integer NOT NULL DEFAULT 0,
+  -- the attempt whose pages are the results (attempts that overlap write their own pages)
+  results_attempt integer
 );
 CREATE UNIQUE INDEX claims_batches_reference_key ON claims_batches (tenant_id, batch_reference_id) WHERE accepted;
 CREATE INDEX claims_batches_tenant_idx ON claims_batches (tenant_id, submitted_at);
@@ -70,10 +72,11 @@ CREATE INDEX claims_batches_purge_idx ON claims_batches (results_available_until
 -- reads one or two rows whatever the batch's size.
 CREATE TABLE claims_batch_results (
   batch_id uuid NOT NULL REFERENCES claims_batches (id),
+  attempt integer NOT NULL,
   view text NOT NULL CHECK (view IN ('all', 'approved', 'flagged', 'rejected')),
   page integer NOT NULL,
   claims integer NOT NULL,
   items integer NOT NULL,
   data bytea NOT NULL,
-  PRIMARY KEY (batch_id, view, page)
+  PRIMARY KEY (batch_id, attempt, view, page)
 );
