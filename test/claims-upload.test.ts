@@ -242,24 +242,33 @@ describe("batch lifecycle events", () => {
       )
         await new Promise((resolve) => setTimeout(resolve, 50));
       const ofBatch = receiver.received.filter((r) => r.json.data.batch_id === batchId);
+      const sequence = ofBatch.map((r) => r.json.event_type);
+      assert.deepEqual(sequence.slice(0, 3), ["batch.queued", "batch.validating", "batch.processing"]);
+      assert.equal(sequence.at(-1), "batch.completed");
+      const updates = ofBatch.filter((r) => r.json.event_type === "batch.processing_update");
       assert.deepEqual(
-        ofBatch.map((r) => r.json.event_type),
-        [
-          "batch.queued",
-          "batch.validating",
-          "batch.processing",
-          "batch.processing_update",
-          "batch.completed",
-        ],
+        sequence.slice(3, -1),
+        updates.map(() => "batch.processing_update"),
+      );
+      const progress = updates.map((r) => r.json.data.processing_progress as number);
+      assert.ok(progress.length >= 5, `updates at ${progress}`);
+      assert.ok(
+        progress.every((p, i) => i === 0 || p - (progress[i - 1] as number) <= 10 + 2),
+        `every 10 %: ${progress}`,
+      );
+      assert.deepEqual(
+        progress,
+        [...progress].sort((a, b) => a - b),
+        "in order",
       );
       assert.ok(receiver.received.every(signed), "every delivery is signed");
       for (const event of receiver.received) {
         assert.deepEqual(Object.keys(event.json), ["event_type", "event_id", "timestamp", "data"]);
         assert.equal(event.headers["webhook-id"], event.json.event_id);
       }
-      const [queued, validating, processing, update, completed] = ofBatch.map(
-        (r) => r.json.data as Record<string, unknown>,
-      );
+      const [queued, validating, processing] = ofBatch.map((r) => r.json.data as Record<string, unknown>);
+      const update = updates[0]?.json.data;
+      const completed = ofBatch.at(-1)?.json.data as Record<string, unknown>;
       assert.deepEqual(queued, {
         batch_id: batchId,
         batch_reference_id: body.batch_reference_id,

@@ -52,7 +52,8 @@ function progressReporter(context: JobContext, batch: BatchRow) {
   const started = Date.now();
   return async (percent: number, claimsProcessed: number) => {
     const now = Date.now();
-    if (percent - lastPercent < 10 && now - lastAt < 5_000) return;
+    // each tenth of the work crossed, or 5 s gone by, is told
+    if (Math.floor(percent / 10) <= Math.floor(lastPercent / 10) && now - lastAt < 5_000) return;
     lastPercent = percent;
     lastAt = now;
     const elapsed = now - started;
@@ -159,15 +160,18 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
   const started = Date.now();
   const report = progressReporter(context, batch);
   const builder = createColumnarBuilder({ claims: batch.total_claims, items: batch.total_items });
+  // the reporter is asked every 2 % of the claims; it tells every 10 % (or 5 s)
+  const step = Math.max(1, Math.floor(batch.total_claims / 50));
   let read = 0;
   for await (const claim of readSpool(spool)) {
     builder.add(claim);
     read++;
-    if (read % 10_000 === 0) {
+    if (read % step === 0) {
       if (context.signal.aborted) throw new Error("the worker stopped; the batch is analysed again");
       await report((read / batch.total_claims) * PASS_ONE_END, 0);
     }
   }
+  await report(PASS_ONE_END, 0);
   const view: ColumnarBatchView = builder.finish();
   const decisions: BatchDecisions = analyzeBatch(view, RULE_DETECTORS, { flagThreshold: FLAG_THRESHOLD });
   await report(PASS_TWO_END, 0);
@@ -177,7 +181,7 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
   for await (const claim of readSpool(spool)) {
     await pages.add(claimResult(view, decisions, index, claim, { batchId: batch.id, analyzedAt }));
     index++;
-    if (index % 10_000 === 0) {
+    if (index % step === 0) {
       if (context.signal.aborted) throw new Error("the worker stopped; the batch is analysed again");
       await report(PASS_TWO_END + (index / batch.total_claims) * (100 - PASS_TWO_END), index);
     }
