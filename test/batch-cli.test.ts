@@ -1,30 +1,21 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { gzipSync } from "node:zlib";
 import { batchBody, batchClaim } from "./claims-fixtures.js";
-import { TEST_DATABASE_URL, TEST_ENV, uniqueName } from "./helpers.js";
-import { CLI, freePort, type Served, serve } from "./processes.js";
+import { TEST_DATABASE_URL, uniqueName } from "./helpers.js";
+import { freePort, type Served, serve, spawnMizan } from "./processes.js";
 
 /** runs the CLI to its end, collecting what it prints */
-function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(CLI[0] as string, [...CLI.slice(1), ...args], {
-      env: { ...process.env, ...TEST_ENV, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout?.on("data", (chunk) => {
-      output += chunk;
-    });
-    child.stderr?.on("data", (chunk) => {
-      output += chunk;
-    });
-    child.on("exit", (code) => resolve({ code, output }));
-  });
+async function run(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
+  const [command, ...rest] = args;
+  const run = spawnMizan(command as string, env, rest);
+  return { code: await run.exited, output: run.output() };
 }
 
 describe("mizan batch submit", () => {

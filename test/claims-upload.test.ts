@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { gzipSync } from "node:zlib";
-import { verify } from "../src/platform/events/signature.js";
 import { batchBody, batchClaim, claimsCall, tokenFor, waitForBatch } from "./claims-fixtures.js";
 import { startTestApp, type TestContext } from "./helpers.js";
-import { type Received, startReceiver } from "./webhook-receiver.js";
+import { type Received, signedWith, startReceiver } from "./webhook-receiver.js";
 
 const SECRET = "subscription-secret-1";
 
@@ -161,17 +160,7 @@ describe("batch lifecycle events", () => {
   });
   after(() => ctx.close());
 
-  function signed(received: Received): boolean {
-    return verify(
-      SECRET,
-      {
-        id: String(received.headers["webhook-id"]),
-        timestamp: String(received.headers["webhook-timestamp"]),
-        signature: String(received.headers["webhook-signature"]),
-      },
-      received.body,
-    );
-  }
+  const signed = (received: Received) => signedWith(SECRET, received);
 
   it("sends every event of a batch to the subscription, signed and in order", async () => {
     const receiver = await startReceiver();

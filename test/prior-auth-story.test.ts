@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { verify } from "../src/platform/events/signature.js";
 import { startTestApp, type TestContext } from "./helpers.js";
 import { createRequest, expectStatus, setUpStandard } from "./prior-auth-fixtures.js";
-import { type Received, startReceiver } from "./webhook-receiver.js";
+import { type Received, signedWith, startReceiver } from "./webhook-receiver.js";
+
+const signed = (received: Received) => signedWith(SECRET, received);
 
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
@@ -96,18 +97,6 @@ const REASON_FIELDS = [
   "is_approved",
   "source",
 ];
-
-function signed(received: Received): boolean {
-  return verify(
-    SECRET,
-    {
-      id: String(received.headers["webhook-id"]),
-      timestamp: String(received.headers["webhook-timestamp"]),
-      signature: String(received.headers["webhook-signature"]),
-    },
-    received.body,
-  );
-}
 
 describe("the whole story of a prior authorization, with a real webhook receiver", () => {
   let ctx: TestContext;

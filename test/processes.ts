@@ -25,8 +25,8 @@ export interface Served {
 }
 
 /** starts `mizan <command>` with the test environment, collecting what it prints */
-export function spawnMizan(command: string, env: Record<string, string>): Served {
-  const child = spawn(CLI[0] as string, [...CLI.slice(1), command], {
+export function spawnMizan(command: string, env: Record<string, string>, args: string[] = []): Served {
+  const child = spawn(CLI[0] as string, [...CLI.slice(1), command, ...args], {
     env: { ...process.env, ...TEST_ENV, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -37,7 +37,7 @@ export function spawnMizan(command: string, env: Record<string, string>): Served
   child.stderr?.on("data", (chunk) => {
     output += chunk;
   });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   return { child, output: () => output, exited };
 }
 

@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
+import { verify } from "../src/platform/events/signature.js";
 
 export interface Received {
   /** the path and query string the request was sent to */
@@ -64,4 +65,17 @@ export async function startReceiver(answer: (n: number) => Answer = () => 200): 
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** whether a delivery's Standard Webhooks signature verifies with `secret` */
+export function signedWith(secret: string, received: Received): boolean {
+  return verify(
+    secret,
+    {
+      id: String(received.headers["webhook-id"]),
+      timestamp: String(received.headers["webhook-timestamp"]),
+      signature: String(received.headers["webhook-signature"]),
+    },
+    received.body,
+  );
 }

@@ -3,10 +3,9 @@ import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { emitEvent, listEvents, type OutboxEvent } from "../src/platform/events/outbox.js";
 import { purgeSettledEvents } from "../src/platform/events/retention.js";
-import { verify } from "../src/platform/events/signature.js";
 import { auditActions, startTestApp, type TenantClient, type TestContext } from "./helpers.js";
 import { bulkPatient, createHolder, createPolicy } from "./policy-fixtures.js";
-import { type Answer, type Received, startReceiver } from "./webhook-receiver.js";
+import { type Answer, type Received, signedWith, startReceiver } from "./webhook-receiver.js";
 
 const WHSEC = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
@@ -64,17 +63,7 @@ function emit(ctx: TestContext, tenant: TenantClient, event: Partial<OutboxEvent
   );
 }
 
-function signatureOf(received: Received, secret: string) {
-  return verify(
-    secret,
-    {
-      id: String(received.headers["webhook-id"]),
-      timestamp: String(received.headers["webhook-timestamp"]),
-      signature: String(received.headers["webhook-signature"]),
-    },
-    received.body,
-  );
-}
+const signatureOf = (received: Received, secret: string) => signedWith(secret, received);
 
 describe("webhook registration", () => {
   let ctx: TestContext;

@@ -55,6 +55,14 @@ export interface AttemptRow {
   next_attempt_at: Date | null;
 }
 
+/** what was still to reach a target that is gone */
+async function cancelPendingOf(tx: Queryable, target: "webhook_id" | "subscription_id", id: number | string) {
+  await tx.query(
+    `UPDATE event_deliveries SET status = 'cancelled', completed_at = now() WHERE ${target} = $1 AND status = 'pending'`,
+    [id],
+  );
+}
+
 export const deliveryRepo = {
   async findToAttempt(db: Queryable, deliveryId: number): Promise<DeliveryToAttempt | undefined> {
     const rows = await db.query<DeliveryToAttempt>(
@@ -157,11 +165,7 @@ export const deliveryRepo = {
       [tenantId, subscriptionId, reason],
     );
     if (changed.length === 0) return false;
-    await tx.query(
-      `UPDATE event_deliveries SET status = 'cancelled', completed_at = now()
-       WHERE subscription_id = $1 AND status = 'pending'`,
-      [subscriptionId],
-    );
+    await cancelPendingOf(tx, "subscription_id", subscriptionId);
     return true;
   },
 
@@ -177,11 +181,7 @@ export const deliveryRepo = {
       [tenantId, webhookId, reason],
     );
     if (changed.length === 0) return false;
-    await tx.query(
-      `UPDATE event_deliveries SET status = 'cancelled', completed_at = now()
-       WHERE webhook_id = $1 AND status = 'pending'`,
-      [webhookId],
-    );
+    await cancelPendingOf(tx, "webhook_id", webhookId);
     return true;
   },
 

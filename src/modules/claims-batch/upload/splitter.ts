@@ -142,6 +142,13 @@ export function createClaimSplitter(onClaim: (bytes: Buffer, index: number) => v
     return -1;
   };
 
+  /** scans the piece on from `i` and collects its bytes; the index after it, or -1 when the chunk ends first */
+  const piece = (chunk: Buffer, i: number): number => {
+    const end = scanValue(chunk, i);
+    take(chunk, i, end === -1 ? chunk.length : end);
+    return end;
+  };
+
   function write(chunk: Buffer): void {
     let i = 0;
     const n = chunk.length;
@@ -162,13 +169,11 @@ export function createClaimSplitter(onClaim: (bytes: Buffer, index: number) => v
           break;
         }
         case "key": {
-          const end = scanValue(chunk, i);
+          const end = piece(chunk, i);
           if (end === -1) {
-            take(chunk, i, n);
             i = n;
             break;
           }
-          take(chunk, i, end);
           key = JSON.parse(collected().toString("utf8")) as string;
           state = "colon";
           i = end;
@@ -193,13 +198,11 @@ export function createClaimSplitter(onClaim: (bytes: Buffer, index: number) => v
           break;
         }
         case "root-value": {
-          const end = scanValue(chunk, i);
+          const end = piece(chunk, i);
           if (end === -1) {
-            take(chunk, i, n);
             i = n;
             break;
           }
-          take(chunk, i, end);
           const text = collected().toString("utf8");
           try {
             root[key] = JSON.parse(text);
@@ -211,13 +214,11 @@ export function createClaimSplitter(onClaim: (bytes: Buffer, index: number) => v
           break;
         }
         case "claim": {
-          const end = scanValue(chunk, i);
+          const end = piece(chunk, i);
           if (end === -1) {
-            take(chunk, i, n);
             i = n;
             break;
           }
-          take(chunk, i, end);
           onClaim(collected(), claims);
           claims++;
           state = "after-claim";
