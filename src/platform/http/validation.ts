@@ -64,14 +64,60 @@ for (const [name, format] of Object.entries(FORMATS)) Format.Set(name, format.ch
  */
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const check = Compile(schema);
+  const clean = compileCleaner(schema);
   const convert = httpPart !== "body";
   return (input: unknown) => {
     const value = convert ? convertUrlValues(schema, input) : input;
     // fields the schema does not name are dropped, so no handler ever sees (or writes) them
-    if (check.Check(value)) return { value: Value.Clean(schema, value) };
+    if (check.Check(value)) return { value: clean(value) };
     return { error: check.Errors(value) as never };
   };
 };
+
+type Cleaner = (value: unknown) => unknown;
+const keep: Cleaner = (value) => value;
+
+interface SchemaShape {
+  type?: string;
+  properties?: Record<string, TSchema>;
+  additionalProperties?: unknown;
+  items?: TSchema;
+  anyOf?: TSchema[];
+}
+
+/**
+ * What Value.Clean does to a value that passed its check (fields the schema does not name are dropped),
+ * compiled once per schema: Value.Clean walks the schema on every call, 270 µs for a prior-authorization
+ * body against a few µs here. Objects and arrays are walked; a union that holds objects falls back to
+ * Value.Clean; anything else is kept as it is.
+ */
+export function compileCleaner(schema: TSchema): Cleaner {
+  const shape = schema as SchemaShape;
+  if (shape.type === "object" && shape.properties !== undefined) {
+    if (shape.additionalProperties === true) return keep;
+    const fields = Object.entries(shape.properties).map(
+      ([name, property]) => [name, compileCleaner(property)] as const,
+    );
+    return (value) => {
+      if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+      const source = value as Record<string, unknown>;
+      const cleaned: Record<string, unknown> = {};
+      for (const [name, clean] of fields) if (name in source) cleaned[name] = clean(source[name]);
+      return cleaned;
+    };
+  }
+  if (shape.type === "array" && shape.items !== undefined) {
+    const clean = compileCleaner(shape.items);
+    if (clean === keep) return keep;
+    return (value) => (Array.isArray(value) ? value.map(clean) : value);
+  }
+  if (shape.anyOf !== undefined) {
+    const branches = shape.anyOf.map(compileCleaner);
+    if (branches.every((branch) => branch === keep)) return keep;
+    return (value) => Value.Clean(schema, value);
+  }
+  return keep;
+}
 
 const INTEGER_TEXT = /^-?\d+$/;
 
