@@ -9,6 +9,7 @@ export const settingsRepo = {
       "follow_up_days",
       "duplicate_window_days",
       "lightweight_retention_days",
+      "fwa_flag_threshold",
     ];
     const given = columns.filter((column) => changes[column] !== undefined);
     if (given.length === 0) return;
@@ -20,6 +21,18 @@ export const settingsRepo = {
     );
   },
 };
+
+/** the default when a tenant set none */
+export const DEFAULT_FWA_FLAG_THRESHOLD = 0.5;
+
+/** the batch screening's flag threshold of a tenant */
+export async function fwaFlagThreshold(db: Queryable, tenantId: number): Promise<number> {
+  const rows = await db.query<{ fwa_flag_threshold: string }>(
+    "SELECT fwa_flag_threshold::text FROM tenant_settings WHERE tenant_id = $1",
+    [tenantId],
+  );
+  return rows[0] === undefined ? DEFAULT_FWA_FLAG_THRESHOLD : Number(rows[0].fwa_flag_threshold);
+}
 
 export const diagnosisEditRepo = {
   async clear(tx: Queryable, tenantId: number): Promise<void> {

@@ -1,7 +1,22 @@
 import type { ModuleRoutes } from "../../platform/http/plugin.js";
 import { errorResponses } from "../../platform/http/schemas.js";
-import { EditsImportBody, EditsImported, EditsImportQuery, SettingsBody, SettingsView } from "./schemas.js";
-import { getSettings, importDiagnosisEdits, parseMceEdits, updateSettings } from "./service.js";
+import {
+  EditsImportBody,
+  EditsImported,
+  EditsImportQuery,
+  FwaSettingsBody,
+  FwaSettingsView,
+  SettingsBody,
+  SettingsView,
+} from "./schemas.js";
+import {
+  getFwaSettings,
+  getSettings,
+  importDiagnosisEdits,
+  parseMceEdits,
+  updateFwaSettings,
+  updateSettings,
+} from "./service.js";
 
 const tags = ["Adjudication settings"];
 const EDITS_BODY_LIMIT = 16 * 1024 * 1024;
@@ -38,6 +53,36 @@ export const adjudicationSettingsRoutes: ModuleRoutes = async (app, { db }) => {
     },
     async (request) => ({
       ...(await updateSettings(db, request.actor, request.body)),
+      code: 200,
+      message: "Settings updated successfully",
+    }),
+  );
+
+  app.get(
+    "/settings/fwa",
+    {
+      schema: {
+        tags,
+        summary: "The claims batch screening's flag threshold of this tenant (beyond the spec)",
+        response: { 200: FwaSettingsView, ...errorResponses([401]) },
+      },
+    },
+    async (request) => ({ ...(await getFwaSettings(db, request.tenant.id)), code: 200, message: "Settings" }),
+  );
+
+  app.patch(
+    "/settings/fwa",
+    {
+      schema: {
+        tags,
+        summary:
+          "Change the flag threshold of the claims batch screening (applies to batches analysed after)",
+        body: FwaSettingsBody,
+        response: { 200: FwaSettingsView, ...errorResponses([400, 401]) },
+      },
+    },
+    async (request) => ({
+      ...(await updateFwaSettings(db, request.actor, request.body)),
       code: 200,
       message: "Settings updated successfully",
     }),

@@ -52,3 +52,12 @@ export const EditsImported = Type.Object({
   skipped: Type.Integer(),
   ...CodeMessage,
 });
+
+const FlagThreshold = Type.Number({
+  exclusiveMinimum: 0,
+  maximum: 1,
+  description: "an item of a claims batch whose combined FWA score reaches this is flagged (default 0.5)",
+});
+export const FwaSettingsBody = Type.Object({ flag_threshold: Type.Optional(FlagThreshold) });
+export type FwaSettingsInput = Static<typeof FwaSettingsBody>;
+export const FwaSettingsView = Type.Object({ flag_threshold: FlagThreshold, ...CodeMessage });

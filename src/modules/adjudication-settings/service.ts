@@ -3,8 +3,8 @@ import type { Db } from "../../platform/db/db.js";
 import { refusal } from "../../platform/http/errors.js";
 import { isCodeToken, normalizeIcd10 } from "../../reference/icd10.js";
 import { contextRepo, forgetNoEdits } from "../prior-auth/context-repo.js";
-import { diagnosisEditRepo, settingsRepo } from "./repo.js";
-import type { EditInput, SettingsInput } from "./schemas.js";
+import { diagnosisEditRepo, fwaFlagThreshold, settingsRepo } from "./repo.js";
+import type { EditInput, FwaSettingsInput, SettingsInput } from "./schemas.js";
 
 export async function getSettings(db: Db, tenantId: number) {
   const settings = await contextRepo.loadSettings(db, tenantId);
@@ -28,6 +28,23 @@ export async function updateSettings(db: Db, actor: TenantActor, input: Settings
     });
   });
   return getSettings(db, actor.tenantId);
+}
+
+export async function getFwaSettings(db: Db, tenantId: number) {
+  return { flag_threshold: await fwaFlagThreshold(db, tenantId) };
+}
+
+export async function updateFwaSettings(db: Db, actor: TenantActor, input: FwaSettingsInput) {
+  await db.transaction(async (tx) => {
+    await settingsRepo.upsert(tx, actor.tenantId, { fwa_flag_threshold: input.flag_threshold });
+    await recordAudit(tx, actor, {
+      action: "settings.fwa.update",
+      entityType: "tenant-settings",
+      entityKey: "fwa",
+      details: { ...input },
+    });
+  });
+  return getFwaSettings(db, actor.tenantId);
 }
 
 /** the age bands and sexes of the CMS Medicare Code Editor's simple diagnosis edits */

@@ -14,6 +14,7 @@ import { recordAudit } from "../../platform/audit/audit.js";
 import type { Db } from "../../platform/db/db.js";
 import { emitBatchEvent } from "../../platform/events/outbox.js";
 import type { JobContext, JobDefinition } from "../../platform/jobs/queue.js";
+import { fwaFlagThreshold } from "../adjudication-settings/repo.js";
 import type { BatchClaimInput } from "./claim.js";
 import { type BatchRow, batchRepo, type ResultView } from "./repo.js";
 import { ANALYSIS_QUEUE, estimatedCompletion } from "./service.js";
@@ -22,8 +23,6 @@ const gzipAsync = promisify(gzip);
 
 /** claims per stored page of results: the largest page a client may ask for */
 export const RESULT_PAGE_CLAIMS = 1_000;
-/** an item is flagged when its combined score reaches this */
-const FLAG_THRESHOLD = 0.5;
 /** share of the work done when each pass ends, for the progress events */
 const PASS_ONE_END = 40;
 const PASS_TWO_END = 50;
@@ -173,7 +172,8 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
   }
   await report(PASS_ONE_END, 0);
   const view: ColumnarBatchView = builder.finish();
-  const decisions: BatchDecisions = analyzeBatch(view, RULE_DETECTORS, { flagThreshold: FLAG_THRESHOLD });
+  const flagThreshold = await fwaFlagThreshold(db, batch.tenant_id);
+  const decisions: BatchDecisions = analyzeBatch(view, RULE_DETECTORS, { flagThreshold });
   await report(PASS_TWO_END, 0);
   const analyzedAt = new Date().toISOString();
   const pages = new PageWriter(db, batch.id, attempt);
