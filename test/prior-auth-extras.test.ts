@@ -325,6 +325,24 @@ describe("engine settings, diagnosis edits and lightweight retention", () => {
     );
   });
 
+  it("keeps the tenant's FWA flag threshold for the batch screening", async () => {
+    const tenant = await ctx.newTenant();
+    assert.equal((await expectStatus(tenant.call("GET", "/settings/fwa"), 200)).flag_threshold, 0.5);
+    for (const flag_threshold of [0, 1.2, "0.4"])
+      await expectError(tenant.call("PATCH", "/settings/fwa", { flag_threshold }), 400, "E_BAD_REQUEST_400");
+    const changed = await expectStatus(tenant.call("PATCH", "/settings/fwa", { flag_threshold: 0.35 }), 200);
+    assert.equal(changed.flag_threshold, 0.35);
+    assert.equal((await expectStatus(tenant.call("GET", "/settings/fwa"), 200)).flag_threshold, 0.35);
+    // the prior-authorization settings are a separate matter, unchanged
+    assert.equal(
+      (await expectStatus(tenant.call("GET", "/settings/prior-auth"), 200)).auto_approval_threshold,
+      0.7,
+    );
+    assert.deepEqual(await auditActions(ctx.db, tenant.id, "tenant-settings", "fwa"), [
+      "settings.fwa.update",
+    ]);
+  });
+
   it("loads diagnosis edits that override the built-in facts", async () => {
     const tenant = await ctx.newTenant("lightweight");
     // Z3A (weeks of gestation) is female-only in the built-in facts; an edit table says nothing of R10,
