@@ -42,11 +42,16 @@ const FOUR = [
 describe("fwa analyzeBatch", () => {
   it("settles items, scores, claims, the summary and FWA cases", () => {
     const detector = scripted("test", (onItem, onClaim) => {
+      // item 1: two weak signals add up to 0.75; item 0: one of them stays below the threshold
+      onItem(0, FLAG(0.5));
       onItem(1, FLAG(0.5));
+      // an FWA finding of 0.5 alone does not reach 0.7: C-1 is flagged, but no FWA case
       onItem(1, FLAG(0.5, true));
       onClaim(1, REJECT());
-      onItem(3, FLAG(0.2));
-      onItem(6, FLAG(0.1));
+      onItem(3, FLAG(0.2, true));
+      onItem(6, FLAG(0.1, true));
+      // an FWA finding that flags by itself: C-3 is an FWA case
+      onItem(5, FLAG(0.7, true));
     });
     const decisions = analyzeBatch(viewOf(FOUR), [detector], { flagThreshold: 0.7 });
     assert.deepEqual(decisions.itemStatus, [
@@ -55,22 +60,90 @@ describe("fwa analyzeBatch", () => {
       "rejected",
       "rejected",
       "rejected",
-      "approved",
       "flagged",
+      "approved",
     ]);
     assert.deepEqual(
       [...decisions.itemScore].map((s) => Math.round(s * 1e6) / 1e6),
-      [0, 0.75, 1, 1, 1, 0, 0.1],
+      [0.5, 0.75, 1, 1, 1, 0.7, 0.1],
     );
-    assert.deepEqual(decisions.claimStatus, ["flagged", "rejected", "approved", "flagged"]);
+    assert.deepEqual(decisions.claimStatus, ["flagged", "rejected", "flagged", "approved"]);
     assert.deepEqual(decisions.summary, { approved: 1, flagged: 2, rejected: 1, FWA_cases: 1 });
-    assert.deepEqual([...decisions.itemFindings.keys()].sort(), [1, 2, 3, 4, 6]);
+    assert.deepEqual([...decisions.itemFindings.keys()].sort(), [0, 1, 2, 3, 4, 5, 6]);
     assert.deepEqual(
       decisions.itemFindings.get(3)?.map((f) => f.code),
       ["NDC999", "FWA-TEST"],
     );
     // a claim-level finding is one object shared by the claim's items
     assert.equal(decisions.itemFindings.get(2)?.[0], decisions.itemFindings.get(4)?.[0]);
+    assert.equal(decisions.providerScore.size, 0);
+    assert.equal(decisions.memberScore.size, 0);
+  });
+
+  it("a FLAG finding flags only through the score; a REJECT rejects whatever else", () => {
+    const detector = scripted("test", (onItem) => {
+      onItem(0, FLAG(0.49));
+      onItem(1, FLAG(0.3));
+      onItem(1, FLAG(0.3));
+      onItem(2, FLAG(0.9));
+      onItem(2, REJECT());
+    });
+    const decisions = analyzeBatch(viewOf(FOUR), [detector], { flagThreshold: 0.5 });
+    assert.deepEqual(decisions.itemStatus.slice(0, 3), ["approved", "flagged", "rejected"]);
+    assert.ok(Math.abs((decisions.itemScore[1] as number) - 0.51) < 1e-6);
+    assert.equal(decisions.itemScore[2], 1);
+  });
+
+  it("counts FWA cases by the FWA findings alone: an FWA rejection, or FWA flags reaching the threshold", () => {
+    const detector = scripted("test", (onItem) => {
+      // C-1: two FWA findings of 0.3 add up to 0.51
+      onItem(0, FLAG(0.3, true));
+      onItem(0, FLAG(0.3, true));
+      // C-2: a data error rejects, a weak FWA flag rides along: rejected, no FWA case
+      onItem(2, REJECT());
+      onItem(2, FLAG(0.2, true));
+      // C-3: an FWA rejection (an exact duplicate)
+      onItem(5, REJECT(true));
+      // C-4: flagged by a non-FWA finding with a weak FWA one: no FWA case
+      onItem(6, FLAG(0.45));
+      onItem(6, FLAG(0.2, true));
+    });
+    const decisions = analyzeBatch(viewOf(FOUR), [detector], { flagThreshold: 0.5 });
+    assert.deepEqual(decisions.claimStatus, ["flagged", "rejected", "rejected", "flagged"]);
+    assert.deepEqual(decisions.summary, { approved: 0, flagged: 2, rejected: 2, FWA_cases: 2 });
+  });
+
+  it("keeps the highest entity score per provider and member, clamped", () => {
+    const view = viewOf([claim(), claim({ claim_id: "C-2", provider_id: "P-2", member_id: "M-2" })]);
+    const p1 = view.providerId[0] as number;
+    const p2 = view.providerId[1] as number;
+    const m1 = view.memberId[0] as number;
+    const a: Detector = {
+      name: "a",
+      run: (_batch, sink) => {
+        sink.entity("provider", p1, 0.4);
+        sink.entity("provider", p2, 1.7);
+        sink.entity("member", m1, 0.2);
+      },
+    };
+    const b: Detector = {
+      name: "b",
+      run: (_batch, sink) => {
+        sink.entity("provider", p1, 0.3);
+        sink.entity("provider", p1, 0.6);
+        sink.entity("member", m1, Number.NaN);
+      },
+    };
+    const decisions = analyzeBatch(view, [a, b], { flagThreshold: 0.5 });
+    assert.deepEqual([...decisions.providerScore].sort(), [
+      [p1, 0.6],
+      [p2, 1],
+    ]);
+    assert.deepEqual([...decisions.memberScore], [[m1, 0.2]]);
+    // entity scores alone settle no item
+    assert.deepEqual(decisions.summary, { approved: 2, flagged: 0, rejected: 0, FWA_cases: 0 });
+    const bad: Detector = { name: "bad", run: (_batch, sink) => sink.entity("provider", -1, 0.5) };
+    assert.throws(() => analyzeBatch(view, [bad], { flagThreshold: 0.5 }), /detector bad: provider id -1/);
   });
 
   it("flags by threshold, clamps scores, counts FWA on rejected claims too", () => {
@@ -83,8 +156,9 @@ describe("fwa analyzeBatch", () => {
     const decisions = analyzeBatch(viewOf(FOUR), [detector], { flagThreshold: 1 });
     assert.equal(decisions.itemScore[0], 1);
     assert.equal(decisions.itemScore[5], 0);
-    assert.equal(decisions.itemStatus[5], "flagged", "a FLAG finding flags whatever its score");
-    assert.deepEqual(decisions.summary, { approved: 1, flagged: 2, rejected: 1, FWA_cases: 1 });
+    assert.equal(decisions.itemStatus[0], "flagged");
+    assert.equal(decisions.itemStatus[5], "approved", "a FLAG finding does not flag by itself");
+    assert.deepEqual(decisions.summary, { approved: 2, flagged: 1, rejected: 1, FWA_cases: 1 });
   });
 
   it("runs the detectors in order and keeps their findings' order", () => {
@@ -189,7 +263,7 @@ describe("fwa results", () => {
     });
     const result = claimResult(view, decisions, 0, claims[0] as BatchClaimInput, context);
     assert.equal(result.claim_items[0]?.ai_score, 0.3333);
-    assert.equal(result.status, "flagged");
+    assert.equal(result.status, "approved", "0.3333 is below the threshold 0.5");
   });
 
   it("refuses a claim that is not the one at that index", () => {

@@ -122,7 +122,7 @@ describe("fwa generated batch of 100,000 items", () => {
     for (const claim of claims) builder.add(claim);
     const view = builder.finish();
     const built = performance.now();
-    const decisions = analyzeBatch(view, [...RULE_DETECTORS, bigQuantity], { flagThreshold: 0.7 });
+    const decisions = analyzeBatch(view, [...RULE_DETECTORS, bigQuantity], { flagThreshold: 0.5 });
     const analyzed = performance.now();
     const heapAfter = process.memoryUsage().heapUsed;
     t.diagnostic(

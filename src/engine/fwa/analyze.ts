@@ -1,10 +1,15 @@
 /**
  * Pass two: run the detectors over the columns, then settle every item and claim.
- * - item: rejected when any finding rejects; else flagged when any finding flags or its score reaches the
- *   threshold; else approved. Its score combines its findings as independent evidence, 1 - prod(1 - s)
- *   (a rule's rejection has score 1, so a rejected item scores 1); an item without findings scores 0.
+ * - item: rejected when any finding rejects; else flagged when its score reaches the threshold; else
+ *   approved. Its score combines its findings as independent evidence, 1 - prod(1 - s) (a rule's rejection
+ *   has score 1, so a rejected item scores 1); an item without findings scores 0. A FLAG finding does not
+ *   flag by itself: weak signals add up (two findings of 0.3 make 0.51), a strong one flags alone.
  * - claim: rejected when any item is, else flagged when any item is, else approved.
- * - summary: claims by status; FWA_cases counts claims with any finding marked `fwa`.
+ * - summary: claims by status; FWA_cases counts claims flagged or rejected by FWA detectors: claims with an
+ *   item that a finding marked `fwa` rejects, or whose `fwa` findings alone reach the threshold (a weak FWA
+ *   signal on an approved item, or one that only tipped a data error's item over, is no FWA case).
+ * - entities: detectors report how anomalous a provider or a member is as a whole (`FindingSink.entity`);
+ *   the highest score reported for each entity is kept (providerScore, memberScore by interned id).
  * Findings are kept only for items that have any (a Map by item index); a claim-level finding is one
  * object shared by the claim's items. Deterministic: reasons keep the order the detectors emitted them in.
  */
@@ -39,7 +44,7 @@ export function analyzeBatch(
   if (!(threshold > 0 && threshold <= 1)) {
     throw new RangeError(`flagThreshold must be in (0, 1], got ${threshold}`);
   }
-  const itemFindings = collect(batch, detectors);
+  const { findings: itemFindings, providerScore, memberScore } = collect(batch, detectors);
 
   const itemStatus: ItemStatus[] = new Array<ItemStatus>(batch.itemCount).fill("approved");
   const itemScore = new Float32Array(batch.itemCount);
@@ -47,16 +52,21 @@ export function analyzeBatch(
   const claimFwa = new Uint8Array(batch.claimCount);
   for (const [item, findings] of itemFindings) {
     let keep = 1;
+    let keepFwa = 1;
     let rank = APPROVED;
-    let fwa = false;
+    let fwaReject = false;
     for (const finding of findings) {
-      keep *= 1 - clamp(finding.score);
+      const s = clamp(finding.score);
+      keep *= 1 - s;
       if (finding.typeDecision === "REJECT") rank = REJECTED;
-      else if (rank === APPROVED) rank = FLAGGED;
-      if (finding.fwa) fwa = true;
+      if (finding.fwa) {
+        keepFwa *= 1 - s;
+        if (finding.typeDecision === "REJECT") fwaReject = true;
+      }
     }
     const score = 1 - keep;
     if (rank === APPROVED && score >= threshold) rank = FLAGGED;
+    const fwa = fwaReject || 1 - keepFwa >= threshold;
     itemScore[item] = score;
     itemStatus[item] = STATUS[rank] as ItemStatus;
     const claim = batch.itemClaim[item] as number;
@@ -72,12 +82,23 @@ export function analyzeBatch(
     summary[status] += 1;
     summary.FWA_cases += claimFwa[c] as number;
   }
-  return { itemStatus, itemScore, itemFindings, claimStatus, summary };
+  return { itemStatus, itemScore, itemFindings, claimStatus, summary, providerScore, memberScore };
 }
 
-/** every detector's findings by item; an index out of range is a detector's bug and fails the analysis */
-function collect(batch: ColumnarBatchView, detectors: readonly Detector[]): Map<number, Finding[]> {
+interface Collected {
+  findings: Map<number, Finding[]>;
+  providerScore: Map<number, number>;
+  memberScore: Map<number, number>;
+}
+
+/**
+ * every detector's findings by item, and the entity scores (the highest per entity); an index out of range
+ * is a detector's bug and fails the analysis
+ */
+function collect(batch: ColumnarBatchView, detectors: readonly Detector[]): Collected {
   const findings = new Map<number, Finding[]>();
+  const providerScore = new Map<number, number>();
+  const memberScore = new Map<number, number>();
   let current = "";
   const add = (item: number, finding: Finding): void => {
     const list = findings.get(item);
@@ -98,10 +119,20 @@ function collect(batch: ColumnarBatchView, detectors: readonly Detector[]): Map<
       const end = batch.firstItem[claimIndex + 1] as number;
       for (let i = batch.firstItem[claimIndex] as number; i < end; i += 1) add(i, finding);
     },
+    entity(kind, id, score) {
+      const scores = kind === "provider" ? providerScore : kind === "member" ? memberScore : undefined;
+      if (scores === undefined) throw new RangeError(`detector ${current}: unknown entity kind ${kind}`);
+      if (!(id >= 0 && id < batch.strings.length && Number.isInteger(id))) {
+        throw new RangeError(`detector ${current}: ${kind} id ${id} out of range`);
+      }
+      const value = clamp(score);
+      const previous = scores.get(id);
+      if (previous === undefined || value > previous) scores.set(id, value);
+    },
   };
   for (const detector of detectors) {
     current = detector.name;
     detector.run(batch, sink);
   }
-  return findings;
+  return { findings, providerScore, memberScore };
 }

@@ -31,6 +31,11 @@ export interface FindingSink {
   item(itemIndex: number, finding: Finding): void;
   /** a finding about every item of a claim */
   claim(claimIndex: number, finding: Finding): void;
+  /**
+   * how anomalous a provider or a member is as a whole, 0..1 (by its interned id), for provider- and
+   * member-level results; the detector still reports item findings for the items it concerns
+   */
+  entity(kind: "provider" | "member", id: number, score: number): void;
 }
 
 /**
@@ -95,6 +100,9 @@ export interface BatchDecisions {
   itemFindings: Map<number, Finding[]>;
   claimStatus: ItemStatus[];
   summary: { approved: number; flagged: number; rejected: number; FWA_cases: number };
+  /** entity scores the detectors reported (the highest per entity), by interned provider or member id */
+  providerScore: Map<number, number>;
+  memberScore: Map<number, number>;
 }
 
 /** the builder pass one uses: claims are added as they are read, then the view is taken once */
