@@ -7,14 +7,18 @@
  * claims are about 370 MB. Catalogues and rates are in batch-catalogue.ts.
  *
  *   node --import tsx scripts/generate-batch.ts --claims 250000 [--items 4|2-6] [--seed 1] [--gzip] [--out FILE]
+ *     [--inject 0.05 [--patterns a,b] [--inject-seed N] [--truth FILE]]
  *
  * FWA injectors plug in as `hooks`: each sees every claim as it is made, with its context and its own random
- * stream (so the clean claims stay the same), and may change the claim or return another in its place.
+ * stream (so the clean claims stay the same), and may change the claim or return another in its place; the
+ * context also lets a hook build further claims as the generator would (`make`) and add claims to the batch
+ * (`emit`). The labelled FWA patterns of scripts/fwa-inject.ts run as the last hook when `inject` is given,
+ * and report their ground truth to `truth` (writeBatch writes it beside the batch, as JSON lines).
  */
-import { createWriteStream } from "node:fs";
+import { createWriteStream, type WriteStream } from "node:fs";
 import { resolve } from "node:path";
 import { Readable, Transform, type Writable } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import { finished, pipeline } from "node:stream/promises";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -48,6 +52,16 @@ import {
   type Setting,
   service,
 } from "./batch-catalogue.js";
+import {
+  createInjector,
+  FWA_PATTERNS,
+  type FwaPattern,
+  type InjectOptions,
+  type ResolvedInject,
+  resolveInject,
+  type TruthRecord,
+  type TruthSink,
+} from "./fwa-inject.js";
 
 export interface GenerateBatchOptions {
   /** number of claims (>= 1) */
@@ -70,6 +84,10 @@ export interface GenerateBatchOptions {
   policyHolders?: number;
   /** called for every claim, in order, once it is built (FWA injectors) */
   hooks?: readonly ClaimHook[];
+  /** inject labelled FWA patterns (scripts/fwa-inject.ts), after the hooks; off when absent */
+  inject?: InjectOptions;
+  /** receives the ground truth of the injected patterns as the batch streams (every iteration anew) */
+  truth?: TruthSink;
   /** JSON handed on in chunks of about this many bytes; default 1 MiB */
   chunkBytes?: number;
 }
@@ -95,6 +113,48 @@ export interface ClaimContext {
   day: number;
   start: number;
   end: number;
+  /** the batch's own claim count and items per claim, as configured */
+  claims: number;
+  itemsMin: number;
+  itemsMax: number;
+  /**
+   * another claim as the generator makes them, for the encounter described, drawn on `rng` (default the
+   * hooks' stream): a new claim_id after the batch's own, and item and pre-authorization numbers of its own
+   * (the clean claims stay the same); it only goes out once emitted or returned
+   */
+  make(spec: ClaimSpec, rng?: Rng): BatchClaimInput;
+  /**
+   * adds a claim to the batch, after `after` more of the batch's own claims have gone out (0, the default:
+   * right after the claim in hand); added claims go out in the order emitted within one position, and do not
+   * pass through the hooks. Whatever is still queued goes out at the end.
+   */
+  emit(claim: BatchClaimInput, after?: number): void;
+  /** a fresh claim_id, numbered after the batch's own */
+  claimId(): string;
+  /** the unit price provider p bills for a service (its price list) */
+  price(provider: number, code: string): number;
+  /** YYYY-MM-DD of a day */
+  date(day: number): string;
+  /** completed years from a birth day to a day */
+  ageAt(dob: number, day: number): number;
+}
+
+/** an encounter for ClaimContext.make; the provider should be of the setting's type */
+export interface ClaimSpec {
+  member: number;
+  provider: number;
+  setting: Setting;
+  diagnosis: Diagnosis;
+  /** the claim date (the discharge of a stay) */
+  day: number;
+  /** the admission of a stay; default the claim date */
+  admission?: number;
+  /** items billed; default drawn like the batch's */
+  items?: number;
+  /** office, outpatient and emergency visits: the visit code billed (default drawn as usual) */
+  visit?: string;
+  /** codes billed after the setting's own first ones (those that fit the member), before the diagnosis' pool */
+  extra?: readonly string[];
 }
 
 /** the population a batch is drawn from; dates are days since 1970-01-01 */
@@ -253,6 +313,8 @@ interface Config {
   providers: number;
   policyHolders: number;
   hooks: readonly ClaimHook[];
+  inject: ResolvedInject | undefined;
+  truth: TruthSink | undefined;
   chunkBytes: number;
 }
 
@@ -275,7 +337,13 @@ function resolveConfig(options: GenerateBatchOptions): Config {
   const reference = options.reference ?? `SYN-${startText}-S${seed}`;
   if (reference.length < 1 || reference.length > 100)
     throw new Error("reference must have 1 to 100 characters");
-  const description = options.description ?? `Synthetic clean claims batch: ${claims} claims, seed ${seed}`;
+  const inject = options.inject === undefined ? undefined : resolveInject(options.inject);
+  const description =
+    options.description ??
+    (inject === undefined
+      ? `Synthetic clean claims batch: ${claims} claims, seed ${seed}`
+      : `Synthetic claims batch with injected FWA patterns (rate ${inject.rate}): ${claims} claims and ` +
+        `the ones injectors add, seed ${seed}`);
   if (description.length > 500) throw new Error("description must have at most 500 characters");
   const members = whole(options.members ?? Math.max(20, Math.ceil(claims / 3)), "members", 1, 50_000_000);
   const providers = whole(
@@ -294,6 +362,7 @@ function resolveConfig(options: GenerateBatchOptions): Config {
   return {
     ...{ claims, itemsMin, itemsMax, seed, reference, description, start, end },
     ...{ members, providers, policyHolders, hooks: options.hooks ?? [], chunkBytes },
+    ...{ inject, truth: options.truth },
   };
 }
 
@@ -440,6 +509,19 @@ interface Encounter {
   admission: number;
 }
 
+/** item and pre-authorization numbers, counted on */
+interface Serials {
+  item: number;
+  preAuth: number;
+}
+
+/** a claim a hook added, waiting for its turn */
+interface Queued {
+  /** goes out once the batch's claim of this index has */
+  at: number;
+  claim: BatchClaimInput;
+}
+
 /** makes the claims of a batch one by one (random stream 1 of the seed; hooks get stream 2) */
 class ClaimMaker {
   private readonly rng: Rng;
@@ -449,8 +531,12 @@ class ClaimMaker {
    * duplicates or near-duplicates (the same service for the same member within days).
    */
   private readonly visited: Uint32Array;
-  private itemSerial = 0;
-  private preAuthSerial: number;
+  /** the batch's own claims' numbers, and those of the claims hooks make (past the batch's own) */
+  private readonly serials: Serials;
+  private readonly madeSerials: Serials;
+  private madeClaims = 0;
+  /** claims hooks added, by `at` (stable) */
+  readonly queue: Queued[] = [];
   readonly context: ClaimContext;
 
   constructor(
@@ -459,12 +545,62 @@ class ClaimMaker {
   ) {
     this.rng = new Rng(mixSeed(config.seed, 1));
     this.visited = new Uint32Array(pop.memberId.length * (TYPES - 1));
-    this.preAuthSerial = this.rng.int(1_000_000, 8_999_999);
+    const preAuth = this.rng.int(1_000_000, 8_999_999);
+    this.serials = { item: 0, preAuth };
+    this.madeSerials = { item: config.claims * config.itemsMax, preAuth: preAuth + config.claims };
+    const hooksRng = new Rng(mixSeed(config.seed, 2));
     this.context = {
-      ...{ index: 0, rng: new Rng(mixSeed(config.seed, 2)), population: pop, member: 0, provider: 0 },
+      ...{ index: 0, rng: hooksRng, population: pop, member: 0, provider: 0 },
       ...{ diagnosis: ACUTE_DX[0] as Diagnosis, setting: "office", age: 0, day: 0 },
       ...{ start: config.start, end: config.end },
+      ...{ claims: config.claims, itemsMin: config.itemsMin, itemsMax: config.itemsMax },
+      make: (spec, rng = hooksRng) => this.make(spec, rng),
+      emit: (claim, after = 0) => this.emit(claim, after),
+      claimId: () => this.claimId(config.claims + ++this.madeClaims),
+      price: (provider, code) => this.price(provider, service(code)),
+      date: dateText,
+      ageAt,
     };
+  }
+
+  private claimId(number: number): string {
+    return `CLM-${String(number).padStart(8, "0")}`;
+  }
+
+  /** a provider bills a service at one price (its price list): the list price at the provider's level,
+   * give or take 3% for the service */
+  price(p: number, s: Service): number {
+    const spread = Math.exp(
+      0.06 * (mixSeed(this.config.seed ^ p, SERVICE_INDEX.get(s.code) ?? 0) / 2 ** 32 - 0.5),
+    );
+    return Math.max(0.01, Math.round(s.price * (this.pop.providerPrice[p] as number) * spread * 100) / 100);
+  }
+
+  private emit(claim: BatchClaimInput, after: number): void {
+    if (!Number.isInteger(after) || after < 0) throw new Error("emit: after must be a whole number >= 0");
+    const at = this.context.index + after;
+    // after the last queued claim due at or before `at` (the queue stays short: a binary search is enough)
+    let lo = 0;
+    let hi = this.queue.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.queue[mid] as Queued).at <= at) lo = mid + 1;
+      else hi = mid;
+    }
+    this.queue.splice(lo, 0, { at, claim });
+  }
+
+  private make(spec: ClaimSpec, rng: Rng): BatchClaimInput {
+    const { pop } = this;
+    const m = spec.member;
+    const age = ageAt(pop.memberDob[m] as number, spec.day);
+    const encounter: Encounter = {
+      ...{ member: m, sex: pop.memberSex[m] as number, age, chronic: pop.memberChronic[m] as number },
+      ...{ setting: spec.setting, provider: spec.provider, dx: spec.diagnosis, day: spec.day },
+      admission: spec.admission ?? spec.day,
+    };
+    const id = this.claimId(this.config.claims + ++this.madeClaims);
+    return this.build(encounter, rng, this.madeSerials, id, spec);
   }
 
   private calendar(slot: number, day: number, near: number): boolean {
@@ -519,10 +655,14 @@ class ClaimMaker {
   }
 
   /** the services billed: the setting's own first, then the diagnosis' pool, then the setting's fallback */
-  services(e: Encounter, daysSupply: number): { picked: Service[]; quantity: number[] } {
-    const { rng } = this;
+  services(
+    e: Encounter,
+    daysSupply: number,
+    rng: Rng,
+    spec?: ClaimSpec,
+  ): { picked: Service[]; quantity: number[] } {
     const { dx, setting, sex, age } = e;
-    const n = rng.int(this.config.itemsMin, this.config.itemsMax);
+    const n = spec?.items ?? rng.int(this.config.itemsMin, this.config.itemsMax);
     const picked: Service[] = [];
     const quantity: number[] = [];
     const take = (s: Service): void => {
@@ -541,7 +681,9 @@ class ClaimMaker {
       for (let k = 0; k < count && options.length > 0; k += 1)
         take(options.splice(rng.int(0, options.length - 1), 1)[0] as Service);
     };
-    if (setting === "office" || setting === "opd")
+    if (spec?.visit !== undefined && (setting === "office" || setting === "opd" || setting === "er"))
+      take(service(spec.visit));
+    else if (setting === "office" || setting === "opd")
       take(
         service(
           dx.preventive === true
@@ -558,6 +700,7 @@ class ClaimMaker {
       draw(dx.lab, 1);
       take(service("36415"));
     }
+    if (spec?.extra !== undefined) draw(spec.extra, spec.extra.length);
     draw(poolOf(dx, setting), n);
     draw(FALLBACK[setting === "opd" ? "office" : setting], n);
     // more items than the catalogue offers: repeat what the claim already holds
@@ -565,9 +708,17 @@ class ClaimMaker {
     return { picked, quantity };
   }
 
+  /** the batch's claim of this index; the context then describes it */
   claim(index: number): BatchClaimInput {
-    const { rng, pop } = this;
     const e = this.encounter();
+    const claim = this.build(e, this.rng, this.serials, this.claimId(index + 1));
+    const { member, provider, dx: diagnosis, setting, age, day } = e;
+    Object.assign(this.context, { index, member, provider, diagnosis, setting, age, day });
+    return claim;
+  }
+
+  private build(e: Encounter, rng: Rng, serials: Serials, id: string, spec?: ClaimSpec): BatchClaimInput {
+    const { pop } = this;
     const { member: m, provider: p, dx, setting, age } = e;
     const sends = (name: Sent): boolean => ((pop.providerSends[p] as number) & SENT_BIT[name]) !== 0;
     const inpatient = setting === "inpatient";
@@ -578,9 +729,9 @@ class ClaimMaker {
       : dx.chronic === true
         ? rng.pick([30, 30, 30, 30, 60, 90])
         : rng.pick([3, 5, 7, 7, 10, 14]);
-    const { picked, quantity } = this.services(e, daysSupply);
+    const { picked, quantity } = this.services(e, daysSupply, rng, spec);
     const claim: BatchClaimInput = {
-      claim_id: `CLM-${String(index + 1).padStart(8, "0")}`,
+      claim_id: id,
       claim_type: inpatient || (setting === "er" && rng.chance(0.6)) ? "INSTITUTIONAL" : "PROFESSIONAL",
       claim_sub_type: inpatient ? "IN_PATIENT" : setting === "er" ? "EMERGENCY" : "OUT_PATIENT",
       claim_date: dateText(e.day),
@@ -639,25 +790,17 @@ class ClaimMaker {
     const addition = pop.memberAddition[m] as number;
     if (addition !== NONE) claim.insurance_addition_date = dateText(addition);
     if (rng.chance(inpatient ? 0.9 : picked.some((s) => s.preAuth) ? 0.8 : 0.03)) {
-      this.preAuthSerial += 1;
-      claim["pre-auth_number"] = `PA-${this.preAuthSerial}`;
+      serials.preAuth += 1;
+      claim["pre-auth_number"] = `PA-${serials.preAuth}`;
       claim["pre-auth_status"] = rng.chance(0.94) ? "APPROVED" : "PENDING";
     }
     const itemTimes = inpatient && rng.chance(0.6);
     const admitted = `${dateText(e.admission)}T${clock(rng.int(0, 719))}`;
     const discharged = `${dateText(e.day)}T${clock(rng.int(720, 1200))}`;
     for (const [k, s] of picked.entries()) {
-      // a provider bills a service at one price (its price list): the list price at the provider's level,
-      // give or take 3% for the service
-      const spread = Math.exp(
-        0.06 * (mixSeed(this.config.seed ^ p, SERVICE_INDEX.get(s.code) ?? 0) / 2 ** 32 - 0.5),
-      );
       const item: BatchClaimItemInput = {
         claimed_quantity: quantity[k] as number,
-        claimed_amount: Math.max(
-          0.01,
-          Math.round(s.price * (pop.providerPrice[p] as number) * spread * 100) / 100,
-        ),
+        claimed_amount: this.price(p, s),
         service_code: s.code,
         service_description: s.description,
       };
@@ -669,25 +812,34 @@ class ClaimMaker {
       }
       if (dispensed && s.frequency !== undefined && sends("frequency")) item.frequency = s.frequency;
       if (rng.chance(s.preAuth ? 0.15 : 0.01)) item.justification = rng.pick(JUSTIFICATIONS);
-      this.itemSerial += 1;
-      if (sends("erpItem") && rng.chance(0.97)) item.erp_item_id = String(10_000_000 + this.itemSerial);
+      serials.item += 1;
+      if (sends("erpItem") && rng.chance(0.97)) item.erp_item_id = String(10_000_000 + serials.item);
       if (sends("nphiesCode")) item.nphies_code = s.code;
       if (sends("nphiesType")) item.nphies_type = s.nphiesType;
       if (sends("serviceType")) item.service_type = s.nphiesType;
       claim.claim_items.push(item);
     }
-    Object.assign(this.context, { index, member: m, provider: p, diagnosis: dx, setting, age, day: e.day });
     return claim;
   }
 }
 
 function* claimsOf(config: Config): Generator<BatchClaimInput> {
   const maker = new ClaimMaker(config, buildPopulation(config));
+  const hooks = [...config.hooks];
+  if (config.inject !== undefined) {
+    const { inject } = config;
+    hooks.push(
+      createInjector(inject, new Rng(mixSeed(inject.seed ?? config.seed, 3)), config.truth ?? (() => {})),
+    );
+  }
+  const { queue } = maker;
   for (let index = 0; index < config.claims; index += 1) {
     let claim = maker.claim(index);
-    for (const hook of config.hooks) claim = hook(claim, maker.context) ?? claim;
+    for (const hook of hooks) claim = hook(claim, maker.context) ?? claim;
     yield claim;
+    while (queue.length > 0 && (queue[0] as Queued).at <= index) yield (queue.shift() as Queued).claim;
   }
+  for (const { claim } of queue.splice(0)) yield claim;
 }
 
 /** the claims of a batch as objects, in order: what generateBatch serialises */
@@ -735,6 +887,11 @@ export interface WriteOptions {
   gzip?: boolean;
   /** gzip level, 1-9; default 6 */
   level?: number;
+  /**
+   * where the ground truth of injected patterns goes (JSON lines); default beside `out`: its name without
+   * .gz and .json, then .truth.jsonl. Needed when injecting to stdout (unless the options carry a truth sink).
+   */
+  truth?: string;
 }
 
 export interface WriteResult extends BatchStats {
@@ -742,6 +899,36 @@ export interface WriteResult extends BatchStats {
   written: number;
   gzip: boolean;
   seconds: number;
+  /** the ground truth file, when injecting */
+  truth?: { path: string; records: number };
+}
+
+/** the ground truth's default file beside a batch file: claims.json.gz -> claims.truth.jsonl */
+export const truthPathOf = (out: string): string => `${out.replace(/(\.json)?(\.gz)?$/i, "")}.truth.jsonl`;
+
+/** a truth sink writing JSON lines to a file, in blocks */
+function truthFile(path: string, also: TruthSink | undefined) {
+  const stream: WriteStream = createWriteStream(path);
+  let block = "";
+  let records = 0;
+  const sink: TruthSink = (record: TruthRecord) => {
+    block += `${JSON.stringify(record)}\n`;
+    records += 1;
+    if (block.length >= 1 << 16) {
+      stream.write(block);
+      block = "";
+    }
+    also?.(record);
+  };
+  return {
+    sink,
+    async close(): Promise<number> {
+      stream.end(block);
+      await finished(stream);
+      return records;
+    },
+    abort: () => stream.destroy(),
+  };
 }
 
 async function* paced(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
@@ -757,7 +944,16 @@ export async function writeBatch(
   target: WriteOptions = {},
 ): Promise<WriteResult> {
   const began = performance.now();
-  const batch = generateBatch(options);
+  if (target.truth !== undefined && options.inject === undefined)
+    throw new Error("a truth file needs injected patterns (inject)");
+  const truthPath =
+    options.inject === undefined
+      ? undefined
+      : (target.truth ?? (target.out === undefined ? undefined : truthPathOf(target.out)));
+  if (options.inject !== undefined && truthPath === undefined && options.truth === undefined)
+    throw new Error("injected patterns need a truth file when the batch goes to stdout");
+  const truth = truthPath === undefined ? undefined : truthFile(truthPath, options.truth);
+  const batch = generateBatch(truth === undefined ? options : { ...options, truth: truth.sink });
   const gzip = target.gzip ?? target.out?.endsWith(".gz") ?? false;
   let written = 0;
   const count = new Transform({
@@ -772,9 +968,18 @@ export async function writeBatch(
   // than a compressed chunk makes one job of each chunk
   const source = Readable.from(paced(batch), { objectMode: false, highWaterMark: 1 << 22 });
   const deflate = createGzip({ level: target.level ?? 6, chunkSize: 1 << 20 });
-  if (gzip) await pipeline(source, deflate, count, sink);
-  else await pipeline(source, count, sink);
-  return { ...batch.stats, written, gzip, seconds: (performance.now() - began) / 1000 };
+  try {
+    if (gzip) await pipeline(source, deflate, count, sink);
+    else await pipeline(source, count, sink);
+  } catch (error) {
+    truth?.abort();
+    throw error;
+  }
+  const records = await truth?.close();
+  return {
+    ...{ ...batch.stats, written, gzip, seconds: (performance.now() - began) / 1000 },
+    ...(truthPath === undefined ? {} : { truth: { path: truthPath, records: records ?? 0 } }),
+  };
 }
 
 // --- command line -----------------------------------------------------------------------------------------
@@ -789,7 +994,12 @@ const USAGE = `usage: node --import tsx scripts/generate-batch.ts --claims N [op
   --members N, --providers N   population sizes (default claims/3, claims/250)
   --gzip              compress (also when --out ends in .gz)
   --level 1-9         gzip level (default 6)
-  --out FILE          write to FILE (default stdout)`;
+  --out FILE          write to FILE (default stdout)
+  --inject RATE       inject labelled FWA patterns into this share of the claims (0-0.5, e.g. 0.05)
+  --patterns A,B      only these patterns (default all): ${FWA_PATTERNS.join(", ")}
+  --inject-seed N     seed of the injection (default the batch seed)
+  --min-providers N   providers per provider pattern, at least (default 4)
+  --truth FILE        ground truth, JSON lines (default beside --out: NAME.truth.jsonl; needed for stdout)`;
 
 async function main(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -806,6 +1016,11 @@ async function main(argv: string[]): Promise<void> {
       gzip: { type: "boolean" },
       level: { type: "string" },
       out: { type: "string" },
+      inject: { type: "string" },
+      patterns: { type: "string" },
+      "inject-seed": { type: "string" },
+      "min-providers": { type: "string" },
+      truth: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -827,10 +1042,25 @@ async function main(argv: string[]): Promise<void> {
     ...(values.members === undefined ? {} : { members: Number(values.members) }),
     ...(values.providers === undefined ? {} : { providers: Number(values.providers) }),
   };
+  const injecting =
+    values.inject !== undefined ||
+    values.patterns !== undefined ||
+    values["inject-seed"] !== undefined ||
+    values["min-providers"] !== undefined;
+  if (injecting)
+    options.inject = {
+      rate: values.inject === undefined ? 0.05 : Number(values.inject),
+      ...(values.patterns === undefined
+        ? {}
+        : { patterns: values.patterns.split(",").map((p) => p.trim() as FwaPattern) }),
+      ...(values["inject-seed"] === undefined ? {} : { seed: Number(values["inject-seed"]) }),
+      ...(values["min-providers"] === undefined ? {} : { minProviders: Number(values["min-providers"]) }),
+    };
   const result = await writeBatch(options, {
     ...(values.out === undefined ? {} : { out: values.out }),
     ...(values.gzip === true ? { gzip: true } : {}),
     ...(values.level === undefined ? {} : { level: Number(values.level) }),
+    ...(values.truth === undefined ? {} : { truth: values.truth }),
   });
   const fmt = (n: number) => n.toLocaleString("en-US");
   process.stderr.write(
@@ -838,6 +1068,8 @@ async function main(argv: string[]): Promise<void> {
       `${fmt(result.written)} bytes written${result.gzip ? " (gzip)" : ""} to ${values.out ?? "stdout"} ` +
       `in ${result.seconds.toFixed(1)} s\n`,
   );
+  if (result.truth !== undefined)
+    process.stderr.write(`${fmt(result.truth.records)} ground truth records to ${result.truth.path}\n`);
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

@@ -1,3 +1,5 @@
+import { type SpawnSyncReturns, spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import type { BatchClaimInput, BatchClaimItemInput } from "../src/modules/claims-batch/claim.js";
 
 /** an item of a batch claim: an office visit at 150.00 */
@@ -27,3 +29,11 @@ export const claim = (overrides: Partial<BatchClaimInput> = {}): BatchClaimInput
   claim_items: [item()],
   ...overrides,
 });
+
+/** `scripts/generate-batch.ts` with these arguments, run to its end from the project's root */
+export function runGenerator(...args: string[]): SpawnSyncReturns<string> {
+  return spawnSync(process.execPath, ["--import", "tsx", "scripts/generate-batch.ts", ...args], {
+    cwd: fileURLToPath(new URL("..", import.meta.url)),
+    encoding: "utf8",
+  });
+}

@@ -1,11 +1,9 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { Compile } from "typebox/compile";
 import {
@@ -19,6 +17,7 @@ import { BatchClaim, type BatchClaimInput } from "../src/modules/claims-batch/cl
 // (this registers the mizan-date and mizan-datetime formats that BatchClaim refers to)
 import { isDate, isDateTime } from "../src/platform/http/validation.js";
 import { diagnosisFacts, isMaternityDiagnosis, serviceFacts } from "../src/reference/clinical.js";
+import { runGenerator } from "./fwa-fixtures.js";
 
 interface Batch {
   start_date: string;
@@ -43,7 +42,6 @@ function age(dob: string, date: string): number {
   return Math.floor((num(date) - num(dob)) / 10000);
 }
 
-const root = fileURLToPath(new URL("..", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "mizan-generate-batch-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -227,6 +225,13 @@ describe("synthetic claims batch", async () => {
     assert.equal(generated.stats.claims, 50);
   });
 
+  it("stays byte for byte what it was (pinned digests)", async () => {
+    // clean batches are fixtures of benchmarks and tests: a change to them must be deliberate
+    assert.equal(sha(bytes), "62bdefaad404c000460c35ab95c1ba7d3176489311cf4232be3224ec5d2b0404");
+    const ranged = await bytesOf({ claims: 5000, seed: 7, itemsPerClaim: [1, 7] });
+    assert.equal(sha(ranged.bytes), "a47d58456b68d377f9cff50ec1eb657ee76e3abc5f1baf21340ea2f7b95478a1");
+  });
+
   it("writes gzip that gunzips to the same JSON", async () => {
     const file = join(dir, "batch.json.gz");
     const result = await writeBatch(options, { out: file });
@@ -307,33 +312,55 @@ describe("generator options", () => {
       assert.deepEqual({ ...claim, claim_id: plain[i]?.claim_id }, plain[i]);
   });
 
+  it("lets hooks make claims as the generator does and add them to the batch", () => {
+    const check = Compile(BatchClaim);
+    const made: { at: number; id: string }[] = [];
+    const hook: ClaimHook = (claim, context) => {
+      assert.equal(context.date(context.day), claim.claim_date);
+      for (const item of claim.claim_items)
+        assert.equal(context.price(context.provider, item.service_code), item.claimed_amount);
+      if (context.index % 10 !== 0) return undefined;
+      const { member, provider, setting, diagnosis, day } = context;
+      const other = context.make({ member, provider, setting, diagnosis, day, items: 3 });
+      assert.deepEqual(
+        [other.member_id, other.provider_id, other.claim_date, other.primary_diagnosis_code],
+        [claim.member_id, claim.provider_id, claim.claim_date, claim.primary_diagnosis_code],
+      );
+      assert.equal(other.claim_items.length, 3);
+      const after = context.index % 20 === 0 ? 0 : 3;
+      context.emit(other, after);
+      made.push({ at: context.index + after, id: other.claim_id });
+      return undefined;
+    };
+    const plain = [...generateClaims({ claims: 100, seed: 8 })];
+    const hooked = [...generateClaims({ claims: 100, seed: 8, hooks: [hook] })];
+    assert.equal(hooked.length, 110);
+    assert.deepEqual(
+      hooked.filter((c) => Number(c.claim_id.slice(4)) <= 100),
+      plain,
+      "the batch's own claims stay the same, in order",
+    );
+    for (const [k, { at, id }] of made.entries()) {
+      assert.equal(id, `CLM-${String(101 + k).padStart(8, "0")}`);
+      const position = hooked.findIndex((c) => c.claim_id === id);
+      assert.equal(hooked[position - 1]?.claim_id, plain[at]?.claim_id, `${id} goes out after claim ${at}`);
+    }
+    assert.ok(hooked.every((c) => check.Check(c)));
+    // erp item numbers stay unique
+    const erp = hooked.flatMap((c) =>
+      c.claim_items.flatMap((i) => (i.erp_item_id === undefined ? [] : [i.erp_item_id])),
+    );
+    assert.equal(new Set(erp).size, erp.length);
+  });
+
   it("has a command line", () => {
     const file = join(dir, "cli.json.gz");
-    const run = spawnSync(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        "scripts/generate-batch.ts",
-        "--claims",
-        "25",
-        "--items",
-        "2-3",
-        "--seed",
-        "5",
-        "--out",
-        file,
-      ],
-      { cwd: root, encoding: "utf8" },
-    );
+    const run = runGenerator("--claims", "25", "--items", "2-3", "--seed", "5", "--out", file);
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stderr, /^25 claims, \d+ items: [\d,]+ bytes of JSON, [\d,]+ bytes written \(gzip\)/);
     const batch = JSON.parse(gunzipSync(readFileSync(file)).toString()) as Batch;
     assert.equal(batch.claims.length, 25);
-    const usage = spawnSync(process.execPath, ["--import", "tsx", "scripts/generate-batch.ts"], {
-      cwd: root,
-      encoding: "utf8",
-    });
+    const usage = runGenerator();
     assert.equal(usage.status, 2);
     assert.match(usage.stderr, /usage:/);
   });
