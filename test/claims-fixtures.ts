@@ -11,7 +11,8 @@ export const batchClaim = (n: number, overrides: Record<string, unknown> = {}, i
   claim_date: "2026-03-10",
   primary_diagnosis_code: "J06.9",
   primary_diagnosis_description: "Acute upper respiratory infection",
-  member_id: `M-${n % 7}`,
+  // one member per claim: claims of one member at one provider on one day would be a split (FWA-SPLIT-01)
+  member_id: `M-${n}`,
   member_dob: "1985-06-15T00:00:00.000Z",
   member_gender: n % 2 ? "MALE" : "FEMALE",
   provider_id: `P-${n % 3}`,

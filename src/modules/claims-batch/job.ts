@@ -7,8 +7,8 @@ import { gzip } from "node:zlib";
 import type { BatchSettings } from "../../config.js";
 import { analyzeBatch } from "../../engine/fwa/analyze.js";
 import { createColumnarBuilder } from "../../engine/fwa/columnar.js";
+import { FWA_DETECTORS } from "../../engine/fwa/detectors.js";
 import { type ClaimResult, claimResult } from "../../engine/fwa/results.js";
-import { RULE_DETECTORS } from "../../engine/fwa/rules.js";
 import type { BatchDecisions, ColumnarBatchView } from "../../engine/fwa/types.js";
 import { recordAudit } from "../../platform/audit/audit.js";
 import type { Db } from "../../platform/db/db.js";
@@ -173,7 +173,7 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
   await report(PASS_ONE_END, 0);
   const view: ColumnarBatchView = builder.finish();
   const flagThreshold = await fwaFlagThreshold(db, batch.tenant_id);
-  const decisions: BatchDecisions = analyzeBatch(view, RULE_DETECTORS, { flagThreshold });
+  const decisions: BatchDecisions = analyzeBatch(view, FWA_DETECTORS, { flagThreshold });
   await report(PASS_TWO_END, 0);
   const analyzedAt = new Date().toISOString();
   const pages = new PageWriter(db, batch.id, attempt);
