@@ -1,19 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeBatch } from "../src/engine/fwa/analyze.js";
-import { createColumnarBuilder } from "../src/engine/fwa/columnar.js";
 import { flag, reject } from "../src/engine/fwa/findings.js";
 import { CSV_HEADER, claimResult, csvField, csvRowsOf } from "../src/engine/fwa/results.js";
 import { RULE_DETECTORS } from "../src/engine/fwa/rules.js";
-import type { ColumnarBatchView, Detector, Finding } from "../src/engine/fwa/types.js";
+import type { Detector, Finding } from "../src/engine/fwa/types.js";
 import type { BatchClaimInput } from "../src/modules/claims-batch/claim.js";
-import { claim, item } from "./fwa-fixtures.js";
-
-const viewOf = (claims: BatchClaimInput[]): ColumnarBatchView => {
-  const builder = createColumnarBuilder();
-  for (const c of claims) builder.add(c);
-  return builder.finish();
-};
+import { claim, item, viewOf } from "./fwa-fixtures.js";
 
 /** a detector that reports fixed findings: [itemIndex, finding] or ["claim", claimIndex, finding] */
 const scripted = (

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeBatch } from "../src/engine/fwa/analyze.js";
-import { createColumnarBuilder } from "../src/engine/fwa/columnar.js";
 import { isoOfDay } from "../src/engine/fwa/days.js";
 import { FWA_DETECTORS, STATISTICAL_DETECTORS } from "../src/engine/fwa/detectors.js";
 import { averagePath, isolationScores } from "../src/engine/fwa/forest.js";
@@ -43,7 +42,7 @@ import {
 } from "../src/engine/fwa/stats-visits.js";
 import type { ColumnarBatchView, Detector, Finding } from "../src/engine/fwa/types.js";
 import type { BatchClaimInput } from "../src/modules/claims-batch/claim.js";
-import { claim, item } from "./fwa-fixtures.js";
+import { claim, item, viewOf } from "./fwa-fixtures.js";
 
 interface Run {
   view: ColumnarBatchView;
@@ -52,12 +51,6 @@ interface Run {
   /** entity scores by id text */
   providers: Map<string, number>;
   members: Map<string, number>;
-}
-
-function viewOf(claims: BatchClaimInput[]): ColumnarBatchView {
-  const builder = createColumnarBuilder();
-  for (const c of claims) builder.add(c);
-  return builder.finish();
 }
 
 function run(detector: Detector, claims: BatchClaimInput[]): Run {

@@ -1,5 +1,7 @@
 import { type SpawnSyncReturns, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { createColumnarBuilder } from "../src/engine/fwa/columnar.js";
+import type { ColumnarBatchView } from "../src/engine/fwa/types.js";
 import type { BatchClaimInput, BatchClaimItemInput } from "../src/modules/claims-batch/claim.js";
 
 /** an item of a batch claim: an office visit at 150.00 */
@@ -36,4 +38,11 @@ export function runGenerator(...args: string[]): SpawnSyncReturns<string> {
     cwd: fileURLToPath(new URL("..", import.meta.url)),
     encoding: "utf8",
   });
+}
+
+/** the columns of these claims, as the batch job builds them */
+export function viewOf(claims: BatchClaimInput[]): ColumnarBatchView {
+  const builder = createColumnarBuilder({ claims: claims.length });
+  for (const c of claims) builder.add(c);
+  return builder.finish();
 }

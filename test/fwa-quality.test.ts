@@ -9,26 +9,21 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { rocAuc } from "../bench/fwa-metrics.js";
 import { analyzeBatch } from "../src/engine/fwa/analyze.js";
-import { createColumnarBuilder } from "../src/engine/fwa/columnar.js";
 import { isoOfDay } from "../src/engine/fwa/days.js";
 import { FWA_DETECTORS, STATISTICAL_DETECTORS } from "../src/engine/fwa/detectors.js";
+import { seededRandom } from "../src/engine/fwa/robust.js";
 import type { BatchDecisions, ColumnarBatchView } from "../src/engine/fwa/types.js";
 import type { BatchClaimInput, BatchClaimItemInput } from "../src/modules/claims-batch/claim.js";
+import { viewOf } from "./fwa-fixtures.js";
 
 // ---------------------------------------------------------------------------------------------------------
 // the generator
 
-/** mulberry32 */
+/** draws over mulberry32 */
 function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const next = seededRandom(seed);
   const normal = (): number => {
     const u = Math.max(next(), 1e-12);
     return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * next());
@@ -163,7 +158,7 @@ const TYPES = ["CLINIC", "HOSPITAL", "PHARMACY", "LABORATORY", "RADIOLOGY"] as c
 const DAY0 = Date.UTC(2026, 0, 1) / 86_400_000;
 const PERIOD = 180;
 
-export interface Synthetic {
+interface Synthetic {
   claims: BatchClaimInput[];
   /** per claim: the anomaly planted in it, if any */
   labels: (string | undefined)[];
@@ -172,7 +167,7 @@ export interface Synthetic {
   providers: string[];
 }
 
-export interface SyntheticOptions {
+interface SyntheticOptions {
   claims: number;
   seed: number;
   inject: boolean;
@@ -194,7 +189,7 @@ interface Provider {
   kind?: string;
 }
 
-export function synthesize(options: SyntheticOptions): Synthetic {
+function synthesize(options: SyntheticOptions): Synthetic {
   const r = rng(options.seed);
   const providerCount = Math.max(40, Math.round(options.claims / 60));
   const typeShare = [0.7, 0.12, 0.08, 0.06, 0.04];
@@ -502,30 +497,13 @@ export function synthesize(options: SyntheticOptions): Synthetic {
 // ---------------------------------------------------------------------------------------------------------
 // measures
 
-export function viewOf(claims: BatchClaimInput[]): ColumnarBatchView {
-  const builder = createColumnarBuilder({ claims: claims.length });
-  for (const claim of claims) builder.add(claim);
-  return builder.finish();
-}
-
 /** claims with an item whose score reaches the threshold (the statistical detectors only run) */
-export function flaggedClaims(
-  view: ColumnarBatchView,
-  decisions: BatchDecisions,
-  threshold = 0.5,
-): Uint8Array {
+function flaggedClaims(view: ColumnarBatchView, decisions: BatchDecisions, threshold = 0.5): Uint8Array {
   const flagged = new Uint8Array(view.claimCount);
   for (let i = 0; i < view.itemCount; i += 1) {
     if ((decisions.itemScore[i] as number) >= threshold) flagged[view.itemClaim[i] as number] = 1;
   }
   return flagged;
-}
-
-/** ROC-AUC of scores, positives against negatives (ties count half) */
-export function auc(positives: number[], negatives: number[]): number {
-  let wins = 0;
-  for (const p of positives) for (const n of negatives) wins += p > n ? 1 : p === n ? 0.5 : 0;
-  return wins / (positives.length * negatives.length);
 }
 
 function codesOf(decisions: BatchDecisions, flagged: (item: number) => boolean): Record<string, number> {
@@ -598,7 +576,7 @@ describe("fwa statistical detectors on a synthetic batch", () => {
     const present = providers.filter((id) => providerIndex.has(id));
     const positives = present.filter((id) => anomalousProviders.has(id)).map(scoreOf);
     const negatives = present.filter((id) => !anomalousProviders.has(id)).map(scoreOf);
-    const providerAuc = auc(positives, negatives);
+    const providerAuc = rocAuc(positives, negatives);
     t.diagnostic(
       `planted: ${view.claimCount} claims, ${view.itemCount} items; detectors ${took.toFixed(0)} ms; recall ` +
         `${JSON.stringify(recall)}; unplanted claims flagged ${((cleanFlagged / clean) * 100).toFixed(2)}%; ` +

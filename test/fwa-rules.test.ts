@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createColumnarBuilder } from "../src/engine/fwa/columnar.js";
 import { RULE_DETECTORS } from "../src/engine/fwa/rules.js";
 import {
   birthAfterService,
@@ -13,7 +12,7 @@ import { diagnosisConflicts } from "../src/engine/fwa/rules-diagnosis.js";
 import { exactDuplicates } from "../src/engine/fwa/rules-duplicates.js";
 import type { Detector, Finding } from "../src/engine/fwa/types.js";
 import type { BatchClaimInput } from "../src/modules/claims-batch/claim.js";
-import { claim, item } from "./fwa-fixtures.js";
+import { claim, item, viewOf } from "./fwa-fixtures.js";
 
 interface Hit {
   /** "item 3" or "claim 0" */
@@ -24,12 +23,10 @@ interface Hit {
 }
 
 function run(detector: Detector, claims: BatchClaimInput[]): Hit[] {
-  const builder = createColumnarBuilder();
-  for (const c of claims) builder.add(c);
   const hits: Hit[] = [];
   const record = (at: string, finding: Finding) =>
     hits.push({ at, code: finding.code, cause: finding.cause, finding });
-  detector.run(builder.finish(), {
+  detector.run(viewOf(claims), {
     item: (i, finding) => record(`item ${i}`, finding),
     claim: (c, finding) => record(`claim ${c}`, finding),
     entity: () => assert.fail("rules report no entity scores"),

@@ -33,7 +33,8 @@ export const GENDER = { MALE: 0, FEMALE: 1 } as const;
 export const PRE_AUTH = { NONE: 0, APPROVED: 1, REJECTED: 2, PENDING: 3 } as const;
 
 const CLAIM_TYPE = indexOf(BATCH_CLAIM_TYPES);
-const CLAIM_SUB_TYPE = indexOf(BATCH_CLAIM_SUB_TYPES);
+/** the claimSubType column's codes: CLAIM_SUB_TYPE.IN_PATIENT is 0 */
+export const CLAIM_SUB_TYPE = indexOf(BATCH_CLAIM_SUB_TYPES);
 const PROVIDER_TYPE = indexOf(BATCH_PROVIDER_TYPES);
 const PRE_AUTH_STATUS: Readonly<Record<string, number>> = {
   APPROVED: PRE_AUTH.APPROVED,
@@ -41,8 +42,8 @@ const PRE_AUTH_STATUS: Readonly<Record<string, number>> = {
   PENDING: PRE_AUTH.PENDING,
 };
 
-function indexOf(values: readonly string[]): Readonly<Record<string, number>> {
-  return Object.fromEntries(values.map((value, index) => [value, index]));
+function indexOf<T extends string>(values: readonly T[]): Readonly<Record<T, number>> {
+  return Object.fromEntries(values.map((value, index) => [value, index])) as Record<T, number>;
 }
 
 /** a code the schema does not know cannot reach here (validated); 255 marks it should one ever do */

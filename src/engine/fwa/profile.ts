@@ -79,10 +79,22 @@ export const diagnosisCategories = (batch: ColumnarBatchView): DiagnosisCategori
     return { of, texts };
   });
 
+/** by item: ln(quantity x unit amount), NaN when the line is not positive */
+export const lineLogs = (batch: ColumnarBatchView): Float64Array =>
+  memo(batch, "lineLogs", () => {
+    const logs = new Float64Array(batch.itemCount);
+    for (let i = 0; i < batch.itemCount; i += 1) {
+      const line = (batch.quantity[i] as number) * (batch.unitAmount[i] as number);
+      logs[i] = line > 0 ? Math.log(line) : Number.NaN;
+    }
+    return logs;
+  });
+
 /** by service code id: the median of ln(quantity x unit amount) over its items with a positive amount */
 export const serviceLineMedian = (batch: ColumnarBatchView): Float64Array =>
   memo(batch, "serviceLineMedian", () => {
     const { start, order } = itemsByCode(batch);
+    const logs = lineLogs(batch);
     const median = new Float64Array(batch.strings.length).fill(Number.NaN);
     const values = new Float64Array(order.length);
     const codes = start.length - 1;
@@ -92,9 +104,8 @@ export const serviceLineMedian = (batch: ColumnarBatchView): Float64Array =>
       if (to === from) continue;
       let n = from;
       for (let r = from; r < to; r += 1) {
-        const i = order[r] as number;
-        const line = (batch.quantity[i] as number) * (batch.unitAmount[i] as number);
-        if (line > 0) values[n++] = Math.log(line);
+        const ln = logs[order[r] as number] as number;
+        if (!Number.isNaN(ln)) values[n++] = ln;
       }
       if (n === from) continue;
       values.subarray(from, n).sort();

@@ -5,7 +5,7 @@
  */
 
 /** 1.4826 * MAD estimates the standard deviation of a normal distribution */
-export const MAD_TO_SD = 1.4826;
+const MAD_TO_SD = 1.4826;
 /** the 90th percentile of a standard normal distribution */
 const Z90 = 1.2815515655446004;
 
@@ -163,6 +163,12 @@ export function robustFit(
   return { median, scale: Math.max(MAD_TO_SD * mad, spread, floor) };
 }
 
+/** robustFit of values in any order (a sorted copy is fitted; the values stay as they are) */
+export function robustFitOf(values: ArrayLike<number>, floor: number, upper = false): RobustFit {
+  const sorted = Float64Array.from(values).sort();
+  return robustFit(sorted, 0, sorted.length, floor, upper);
+}
+
 /** a robust z-score: how many robust standard deviations `x` lies above the center */
 export const robustZ = (x: number, fit: RobustFit): number => (x - fit.median) / fit.scale;
 
@@ -205,12 +211,8 @@ export function count(n: number): string {
   return rounded < 0 ? `-${grouped(String(-rounded))}` : grouped(String(rounded));
 }
 
-/** SAR of halalas with thousands separators: 420000 -> "4,200.00" */
-export function money(halalas: number): string {
-  const text = (Math.abs(halalas) / 100).toFixed(2);
-  const dot = text.indexOf(".");
-  return `${halalas < 0 ? "-" : ""}${grouped(text.slice(0, dot))}${text.slice(dot)}`;
-}
+/** SAR of halalas with thousands separators: 420000 -> "4,200.00" (the prior-authorization reasons' format) */
+export { sar as money } from "../prior-auth/format.js";
 
 /** a number with up to `digits` decimals, trailing zeros dropped: 2.50 -> "2.5", 3 -> "3" */
 export function num(value: number, digits = 2): string {

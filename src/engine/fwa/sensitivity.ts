@@ -160,12 +160,11 @@ export const PROVIDER = {
   /** a feature "stands out" (is named in the cause) from this robust z against the peers */
   featureZ: 2.5,
   /**
-   * the gate: the forest's score counts by logistic((z - gateHalf) / gateWidth) of the provider's strongest
-   * feature other than volume; half at z 4, 0.92 at z 5, 0.08 at z 3 (with seven features over hundreds of
-   * providers, a z of 3 somewhere is chance)
+   * the gate: the forest's score counts by this curve of the provider's strongest feature other than volume;
+   * half at z 4, 0.92 at z 5, 0.08 at z 3 (with seven features over hundreds of providers, a z of 3 somewhere
+   * is chance)
    */
-  gateHalf: 4,
-  gateWidth: 0.4,
+  gate: { min: Number.NEGATIVE_INFINITY, half: 4, width: 0.4 } satisfies ScoreCurve,
   /** robust z of the forest's anomaly score among the batch's providers */
   curve: { min: Number.NEGATIVE_INFINITY, half: 4, width: 0.75 } satisfies ScoreCurve,
   /** a provider whose score is below this reports nothing on its items (a normal provider adds ~0) */

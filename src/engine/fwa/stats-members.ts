@@ -20,17 +20,15 @@ import { textOf } from "./columnar.js";
 import { isoOfDay } from "./days.js";
 import { flag } from "./findings.js";
 import { claimsByMember, diagnosisCategories } from "./profile.js";
-import { count, num, type RobustFit, robustFit, robustZ, scoreOf } from "./robust.js";
+import { count, num, type RobustFit, robustFitOf, robustZ, scoreOf } from "./robust.js";
 import { MEMBER } from "./sensitivity.js";
 import type { ColumnarBatchView, Detector } from "./types.js";
 
 export const MEMBER_PROVIDERS = "FWA-MEMBER-01";
 export const MEMBER_VISITS = "FWA-MEMBER-02";
 
-function fitOf(values: Float64Array, upper: boolean): RobustFit {
-  const sorted = values.slice().sort();
-  return robustFit(sorted, 0, sorted.length, MEMBER.scaleFloor, upper);
-}
+const fitOf = (values: Float64Array, upper: boolean): RobustFit =>
+  robustFitOf(values, MEMBER.scaleFloor, upper);
 
 /** per member (compact index k), what its claims show */
 interface Counts {
@@ -68,6 +66,7 @@ function countMembers(batch: ColumnarBatchView): Counts | undefined {
   const inRun = new Int32Array(batch.strings.length);
   const inWindow = new Int32Array(batch.strings.length);
   const categoryOf = (c: number): number => categories.of[batch.primaryDiagnosis[c] as number] as number;
+  const byCategory = (a: number, b: number): number => categoryOf(a) - categoryOf(b);
   const claims: number[] = [];
   let k = 0;
   for (let m = 0; m < ids; m += 1) {
@@ -88,7 +87,7 @@ function countMembers(batch: ColumnarBatchView): Counts | undefined {
     // the member's claims by complaint, each complaint's in date order (a stable sort of date-ordered claims)
     claims.length = 0;
     for (let r = from; r < to; r += 1) claims.push(order[r] as number);
-    if (claims.length > 1) claims.sort((a, b) => categoryOf(a) - categoryOf(b));
+    if (claims.length > 1) claims.sort(byCategory);
     let bestTotal = 0;
     let bestWindow = 0;
     for (let u = 0; u < claims.length; ) {

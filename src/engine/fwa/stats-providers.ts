@@ -24,10 +24,11 @@
  * ones near 0); a provider scoring at least PROVIDER.itemMinScore flags every item with that score, the cause
  * naming the features that stand out, with their values against the peers' typical values.
  */
-import { textOf } from "./columnar.js";
+import { BATCH_PROVIDER_TYPES } from "../../modules/claims-batch/claim.js";
+import { CLAIM_SUB_TYPE, textOf } from "./columnar.js";
 import { flag } from "./findings.js";
 import { isolationScores } from "./forest.js";
-import { claimsByProvider, serviceLineMedian } from "./profile.js";
+import { claimsByProvider, lineLogs, serviceLineMedian } from "./profile.js";
 import {
   count,
   money,
@@ -36,6 +37,7 @@ import {
   quantileSorted,
   type RobustFit,
   robustFit,
+  robustZ,
   scoreOf,
   times,
 } from "./robust.js";
@@ -44,8 +46,7 @@ import type { ColumnarBatchView, Detector } from "./types.js";
 
 export const PROVIDER_PROFILE = "FWA-PROV-01";
 
-const PROVIDER_TYPES = ["clinic", "hospital", "pharmacy", "laboratory", "radiology"];
-const EMERGENCY = 2;
+const EMERGENCY = CLAIM_SUB_TYPE.EMERGENCY;
 
 interface Feature {
   name: string;
@@ -57,7 +58,7 @@ interface Feature {
   show(value: number, typical: number): string;
 }
 
-export const PROVIDER_FEATURES: readonly Feature[] = [
+const PROVIDER_FEATURES: readonly Feature[] = [
   {
     name: "claims per member",
     floor: PROVIDER.floors.claimsPerMember,
@@ -110,10 +111,11 @@ const HIGH_COST = 4;
 function highCostLine(batch: ColumnarBatchView): number {
   const step = Math.max(1, Math.floor(batch.itemCount / 200_000));
   const sample = new Float64Array(Math.ceil(batch.itemCount / step));
+  const logs = lineLogs(batch);
   let n = 0;
   for (let i = 0; i < batch.itemCount; i += step) {
-    const line = (batch.quantity[i] as number) * (batch.unitAmount[i] as number);
-    if (line > 0) sample[n++] = Math.log(line);
+    const ln = logs[i] as number;
+    if (!Number.isNaN(ln)) sample[n++] = ln;
   }
   if (n === 0) return Number.POSITIVE_INFINITY;
   const sorted = sample.subarray(0, n).sort();
@@ -126,6 +128,7 @@ export const providerProfiles: Detector = {
     const { start, order } = claimsByProvider(batch);
     const lineMedian = serviceLineMedian(batch);
     const highLine = highCostLine(batch);
+    const logs = lineLogs(batch);
     const ids: number[] = [];
     for (let p = 0; p < start.length - 1; p += 1) {
       if ((start[p + 1] as number) - (start[p] as number) >= PROVIDER.minClaims) ids.push(p);
@@ -165,9 +168,8 @@ export const providerProfiles: Detector = {
         const end = batch.firstItem[c + 1] as number;
         for (let i = batch.firstItem[c] as number; i < end; i += 1) {
           items += 1;
-          const line = (batch.quantity[i] as number) * (batch.unitAmount[i] as number);
-          if (!(line > 0)) continue;
-          const ln = Math.log(line);
+          const ln = logs[i] as number;
+          if (Number.isNaN(ln)) continue;
           if (ln >= highLine) highCost += 1;
           const median = lineMedian[batch.serviceCode[i] as number] as number;
           if (Number.isFinite(median)) {
@@ -248,7 +250,7 @@ export const providerProfiles: Detector = {
         const feature = PROVIDER_FEATURES[f] as Feature;
         const v = shrunk(raw[k * D + f] as number, weight[k] as number, median[f] as number, feature.shrink);
         const fit = fits[f] as RobustFit;
-        const zf = (v - fit.median) / fit.scale;
+        const zf = robustZ(v, fit);
         z[k * D + f] = zf;
         rows[k * D + f] = Math.min(50, Math.max(PROVIDER.clipBelow, zf));
       }
@@ -262,9 +264,8 @@ export const providerProfiles: Detector = {
       for (let f = 0; f < D; f += 1) {
         if (f !== VOLUME) strongest = Math.max(strongest, z[k * D + f] as number);
       }
-      const zForest = ((forest[k] as number) - forestFit.median) / forestFit.scale;
-      const gate = 1 / (1 + Math.exp(-(strongest - PROVIDER.gateHalf) / PROVIDER.gateWidth));
-      const score = scoreOf(zForest, PROVIDER.curve) * gate;
+      const zForest = robustZ(forest[k] as number, forestFit);
+      const score = scoreOf(zForest, PROVIDER.curve) * scoreOf(strongest, PROVIDER.gate);
       const p = ids[k] as number;
       sink.entity("provider", p, score);
       if (score < PROVIDER.itemMinScore) continue;
@@ -282,7 +283,9 @@ export const providerProfiles: Detector = {
         return `${feature.show(raw[k * D + f] as number, median[f] as number)}, robust z ${num(zf, 1)}`;
       });
       const kind =
-        peers === everyone ? "providers" : `${PROVIDER_TYPES[type[k] as number] ?? "other"} providers`;
+        peers === everyone
+          ? "providers"
+          : `${BATCH_PROVIDER_TYPES[type[k] as number]?.toLowerCase() ?? "other"} providers`;
       const cause =
         `provider ${textOf(batch, p)} stands out among the batch's ${count(peers.length)} ${kind}: ` +
         `${facts.join("; ")}; isolation forest anomaly ${num(forest[k] as number)} ` +

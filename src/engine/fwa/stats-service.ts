@@ -14,7 +14,17 @@
 import { textOf } from "./columnar.js";
 import { flag } from "./findings.js";
 import { itemsByCode } from "./profile.js";
-import { count, money, num, type RobustFit, robustFit, type ScoreCurve, scoreOf, times } from "./robust.js";
+import {
+  count,
+  money,
+  num,
+  type RobustFit,
+  robustFit,
+  robustZ,
+  type ScoreCurve,
+  scoreOf,
+  times,
+} from "./robust.js";
 import { PRICE, QUANTITY } from "./sensitivity.js";
 import type { ColumnarBatchView, Detector, FindingSink } from "./types.js";
 
@@ -73,7 +83,7 @@ function magnitudeOutliers(
       if (!(x > 0)) continue;
       const lx = Math.log(x);
       if (lx < gate) continue;
-      const z = (lx - fit.median) / fit.scale;
+      const z = robustZ(lx, fit);
       const score = scoreOf(z, rule.curve);
       if (score <= 0) continue;
       const ratio = x / median;

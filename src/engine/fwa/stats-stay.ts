@@ -13,7 +13,7 @@
  * 3 days: a 7-day stay is far out, yet its z is small); the score is the larger of the two. The finding is on
  * every item of the claim.
  */
-import { textOf } from "./columnar.js";
+import { CLAIM_SUB_TYPE, textOf } from "./columnar.js";
 import { isoOfDay } from "./days.js";
 import { flag } from "./findings.js";
 import { diagnosisCategories } from "./profile.js";
@@ -25,6 +25,7 @@ import {
   quantileSorted,
   type RobustFit,
   robustFit,
+  robustZ,
   scoreOf,
 } from "./robust.js";
 import { STAY } from "./sensitivity.js";
@@ -32,7 +33,7 @@ import { type ColumnarBatchView, type Detector, NO_DATE } from "./types.js";
 
 export const STAY_OUTLIER = "FWA-LOS-01";
 
-const IN_PATIENT = 0;
+const IN_PATIENT = CLAIM_SUB_TYPE.IN_PATIENT;
 
 /** admission and discharge of claim c into `out` ([admission, discharge]); false when it has no stay */
 function stayOf(batch: ColumnarBatchView, c: number, out: Int32Array): boolean {
@@ -128,7 +129,7 @@ export const stayOutliers: Detector = {
       const { fit, n, upperQuartile } = fitOf(level, keyOf(level, c));
       const median = Math.expm1(fit.median);
       if (stay < STAY.minRatio * median || stay - median < STAY.minExcessDays) continue;
-      const z = (Math.log1p(stay) - fit.median) / fit.scale;
+      const z = robustZ(Math.log1p(stay), fit);
       // doublings past the upper quartile: stays of a diagnosis spread evenly over a few days have a wide
       // spread for their range, so a stay twice the longest usual ones can sit at a z of only 2
       const past = Math.log2(stay / Math.max(1, upperQuartile));

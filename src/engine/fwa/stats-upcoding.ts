@@ -16,7 +16,7 @@
  */
 import { textOf } from "./columnar.js";
 import { flag } from "./findings.js";
-import { count, num, percent, robustFit, scoreOf } from "./robust.js";
+import { count, num, percent, robustFitOf, scoreOf } from "./robust.js";
 import { UPCODING } from "./sensitivity.js";
 import type { ColumnarBatchView, Detector, Finding } from "./types.js";
 
@@ -117,10 +117,13 @@ export function upcodingDetector(families: readonly ServiceFamily[] = SERVICE_FA
         const family = value >> 1;
         const high = value & 1;
         const setting = Math.min(batch.claimSubType[c] as number, 2);
-        for (const cell of [cellOf(provider, family, setting), cellOf(provider, family, ALL)]) {
-          cell.items += 1;
-          cell.high += high;
-        }
+        // each item counts in its setting and in all settings pooled (no array per item: batches reach 1M)
+        const atSetting = cellOf(provider, family, setting);
+        atSetting.items += 1;
+        atSetting.high += high;
+        const pooled = cellOf(provider, family, ALL);
+        pooled.items += 1;
+        pooled.high += high;
       }
       if (cells.length === 0) return;
 
@@ -156,8 +159,10 @@ export function upcodingDetector(families: readonly ServiceFamily[] = SERVICE_FA
       }
       const providerScore = new Map<number, number>();
       for (const group of peers.values()) {
-        const sorted = Float64Array.from(group, (cell) => cell.high / cell.items).sort();
-        const fit = robustFit(sorted, 0, sorted.length, UPCODING.shareFloor);
+        const fit = robustFitOf(
+          group.map((cell) => cell.high / cell.items),
+          UPCODING.shareFloor,
+        );
         const p = Math.min(0.98, Math.max(0.02, fit.median));
         for (const cell of group) {
           const share = cell.high / cell.items;
@@ -175,7 +180,7 @@ export function upcodingDetector(families: readonly ServiceFamily[] = SERVICE_FA
           const cause =
             `provider ${textOf(batch, cell.provider)} billed the top level${top.length > 1 ? "s" : ""} ` +
             `(${top.join(", ")}) of ${family.name} in ${percent(share)} of its ${count(cell.items)} such items${where}; ` +
-            `the batch's providers: median ${percent(fit.median)} over ${count(sorted.length)} providers ` +
+            `the batch's providers: median ${percent(fit.median)} over ${count(group.length)} providers ` +
             `(robust z ${num(z, 1)})`;
           cell.finding = flag(
             UPCODING_CODE,
@@ -188,18 +193,19 @@ export function upcodingDetector(families: readonly ServiceFamily[] = SERVICE_FA
       for (const [provider, score] of providerScore) sink.entity("provider", provider, score);
       if (!cells.some((cell) => cell.finding !== undefined)) return;
 
+      const flagIn = (i: number, provider: number, family: number, slot: number): void => {
+        const k = index.get((provider * families.length + family) * SLOTS + slot);
+        const finding = k === undefined ? undefined : cells[k]?.finding;
+        if (finding !== undefined) sink.item(i, finding);
+      };
       for (let i = 0; i < batch.itemCount; i += 1) {
         const value = lookup(batch.serviceCode[i] as number);
         if (value < 0 || (value & 1) === 0) continue;
         const c = batch.itemClaim[i] as number;
         const provider = batch.providerId[c] as number;
         const family = value >> 1;
-        const setting = Math.min(batch.claimSubType[c] as number, 2);
-        for (const slot of [setting, ALL]) {
-          const k = index.get((provider * families.length + family) * SLOTS + slot);
-          const finding = k === undefined ? undefined : cells[k]?.finding;
-          if (finding !== undefined) sink.item(i, finding);
-        }
+        flagIn(i, provider, family, Math.min(batch.claimSubType[c] as number, 2));
+        flagIn(i, provider, family, ALL);
       }
     },
   };

@@ -20,6 +20,7 @@
  * when together they hold no more items than one typical claim of that type (the parts of one bill), both as
  * combined evidence (SPLIT). Every item of every claim of the day is flagged.
  */
+import { BATCH_CLAIM_TYPES } from "../../modules/claims-batch/claim.js";
 import { textOf } from "./columnar.js";
 import { isoOfDay } from "./days.js";
 import { flag } from "./findings.js";
@@ -221,8 +222,6 @@ function signature(batch: ColumnarBatchView, c: number): string {
   return parts.sort().join("|");
 }
 
-const CLAIM_TYPES = ["PROFESSIONAL", "INSTITUTIONAL"];
-
 export const sameDaySplits: Detector = {
   name: "same-day-splits",
   run(batch, sink) {
@@ -298,7 +297,7 @@ function report(
   if (small) score = combine(score, SPLIT.smallParts);
   const ids = parts.slice(0, 5).map((c) => textOf(batch, at(batch.claimId, c)));
   const cause =
-    `${count(parts.length)} ${(CLAIM_TYPES[type] ?? "").toLowerCase()} claims of this member at provider ` +
+    `${count(parts.length)} ${(BATCH_CLAIM_TYPES[type] ?? "").toLowerCase()} claims of this member at provider ` +
     `${textOf(batch, at(batch.providerId, firstClaim))} on ${isoOfDay(at(batch.claimDate, firstClaim))} ` +
     `(${ids.join(", ")}${parts.length > 5 ? ", ..." : ""}) with ${count(items)} items in all; ` +
     `a typical claim of the batch has ${num(usual)}` +
