@@ -12,6 +12,7 @@
  * by pharmacies only (injectables are given in the office), imaging is x-ray in the office and ultrasound,
  * CT and MRI at radiology centres (the emergency room and wards may order any).
  */
+import { BATCH_MARITAL_STATUSES, BATCH_PROVIDER_TYPES } from "../src/modules/claims-batch/claim.js";
 
 export type Sex = "MALE" | "FEMALE";
 export type ServiceKind = "visit" | "procedure" | "lab" | "imaging" | "drug";
@@ -414,7 +415,7 @@ export const DIAGNOSES: readonly Diagnosis[] = [
 
 // --- the population and the claims it makes ----------------------------------------------------------------
 
-export const PROVIDER_TYPES = ["CLINIC", "HOSPITAL", "PHARMACY", "LABORATORY", "RADIOLOGY"] as const;
+export const PROVIDER_TYPES = BATCH_PROVIDER_TYPES;
 /** share of each provider type (PROVIDER_TYPES order) among providers, and among claims */
 export const PROVIDER_SHARE = [0.42, 0.12, 0.26, 0.12, 0.08];
 export const CLAIM_SHARE = [0.34, 0.25, 0.26, 0.1, 0.05];
@@ -432,7 +433,7 @@ export const AGE_BANDS: readonly (readonly [number, number, number])[] = [
   [40, 64, 0.277],
   [65, 90, 0.04],
 ];
-export const MARITAL = ["SINGLE", "MARRIED", "DIVORCED", "WIDOWED"] as const;
+export const MARITAL = BATCH_MARITAL_STATUSES;
 /** the long-term conditions members carry, and their prevalence from age 35 (under 60, 60 and over) */
 export const CHRONIC = ["I10", "E11.9", "E78.5", "E03.9", "J45.909"] as const;
 /**

@@ -3,7 +3,9 @@
  * Each pattern says which claims it can apply to and changes a claim (or adds claims) when it fires; it
  * labels exactly what it changed or made.
  */
+import { dayOfText } from "../src/engine/fwa/days.js";
 import type { BatchClaimInput } from "../src/modules/claims-batch/claim.js";
+import { PROVIDER_TYPES } from "./batch-catalogue.js";
 import type { FwaPattern, TruthRecord, TruthRole, TruthSink } from "./fwa-inject.js";
 import type { ClaimContext, Rng } from "./generate-batch.js";
 
@@ -48,8 +50,6 @@ export interface ClaimPattern {
   apply(claim: BatchClaimInput, ctx: ClaimContext, state: InjectState): void;
 }
 
-/** whole days since 1970-01-01 of a YYYY-MM-DD... text */
-const dayOf = (text: string): number => Date.parse(`${text.slice(0, 10)}T00:00:00.000Z`) / 86_400_000;
 const cents = (amount: number): number => Math.round(amount * 100) / 100;
 
 const duplicateBilling: ClaimPattern = {
@@ -176,11 +176,7 @@ const sameDayUnbundling: ClaimPattern = {
     const parts = Math.min(items.length, rng.int(2, 3));
     // the first item (the visit, where there is one) stays on the first claim; each other part gets one of
     // the other items at random, and the rest go anywhere
-    const order = [...Array(items.length - 1).keys()].map((k) => k + 1);
-    for (let i = order.length - 1; i > 0; i -= 1) {
-      const j = rng.int(0, i);
-      [order[i], order[j]] = [order[j] as number, order[i] as number];
-    }
+    const order = rng.shuffle([...Array(items.length - 1).keys()].map((k) => k + 1));
     const part = new Array<number>(items.length).fill(0);
     for (const [j, k] of order.entries()) part[k] = j < parts - 1 ? j + 1 : rng.int(0, parts - 1);
     const { claim_items: _, ...header } = claim;
@@ -208,14 +204,14 @@ function stay(
   claim: BatchClaimInput,
   ctx: ClaimContext,
 ): { los: number; least: number; room: number; usual: number } {
-  const admission = claim.admission_date === undefined ? ctx.day : dayOf(claim.admission_date);
+  const admission = claim.admission_date === undefined ? ctx.day : dayOfText(claim.admission_date);
   const los = ctx.day - admission;
   const usual = ctx.diagnosis.inpatient?.los[1] ?? 3;
   const m = ctx.member;
   const floor = Math.max(
     ctx.population.memberDob[m] as number,
     ctx.population.memberInsuranceStart[m] as number,
-    dayOf(claim.insurance_start_date),
+    dayOfText(claim.insurance_start_date),
   );
   return { los, least: Math.max(3 * Math.max(los, 1), 2 * usual), room: ctx.day - floor - 1, usual };
 }
@@ -253,7 +249,7 @@ const doctorShopping: ClaimPattern = {
   apply(claim, ctx, { rng, truth, shoppers, clinics }) {
     const m = ctx.member;
     shoppers.add(m);
-    const own = ctx.population.memberProvider[m * 5] as number;
+    const own = ctx.population.memberProvider[m * PROVIDER_TYPES.length] as number;
     const visits = rng.int(3, 6);
     const seen = new Set([own, ctx.provider]);
     const pattern = "doctor_shopping";

@@ -69,6 +69,7 @@ import {
   type Diagnosis,
   FALLBACK,
   fits,
+  PROVIDER_TYPES,
   poolOf,
   service,
 } from "./batch-catalogue.js";
@@ -203,11 +204,7 @@ export function createInjector(options: ResolvedInject, rng: Rng, sink: TruthSin
     started = true;
     const pop = ctx.population;
     const clinics = [...pop.providerType.keys()].filter((p) => pop.providerType[p] === CLINIC);
-    const pool = [...clinics];
-    for (let i = pool.length - 1; i > 0; i -= 1) {
-      const j = rng.int(0, i);
-      [pool[i], pool[j]] = [pool[j] as number, pool[i] as number];
-    }
+    const pool = rng.shuffle([...clinics]);
     const perClinic = (ctx.claims * (CLAIM_SHARE[CLINIC] as number)) / Math.max(1, clinics.length);
     const cap = Math.max(1, Math.floor(clinics.length * 0.05));
     const count = (claimsEach: number): number =>
@@ -232,7 +229,7 @@ export function createInjector(options: ResolvedInject, rng: Rng, sink: TruthSin
         const factor = 3 + 2 * rng.next();
         const own: number[] = [];
         for (let m = 0; m < pop.memberId.length; m += 1)
-          if (pop.memberProvider[m * 5 + CLINIC] === p) own.push(m);
+          if (pop.memberProvider[m * PROVIDER_TYPES.length + CLINIC] === p) own.push(m);
         highVolume.set(p, { focus, factor, own, busy: new Set(), billed: new Map() });
         truth.provider(
           pop.providerId[p] as string,
@@ -302,10 +299,7 @@ export function createInjector(options: ResolvedInject, rng: Rng, sink: TruthSin
       const age = ctx.ageAt(pop.memberDob[member] as number, day);
       const visit = rng.chance(0.6) ? TOP_VISIT : "99214";
       const costly = HIGH_COST.filter((code) => fits(service(code), sex, age));
-      for (let i = costly.length - 1; i > 0; i -= 1) {
-        const j = rng.int(0, i);
-        [costly[i], costly[j]] = [costly[j] as string, costly[i] as string];
-      }
+      rng.shuffle(costly);
       const items = Math.min(1000, ctx.itemsMax + rng.int(2, 4));
       let take = rng.int(2, 4);
       const others = new Set(

@@ -23,6 +23,9 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { createGzip } from "node:zlib";
+import { ageOn, dayOfText, isoOfDay } from "../src/engine/fwa/days.js";
+import { seededRandom } from "../src/engine/fwa/robust.js";
+import { NO_DATE } from "../src/engine/fwa/types.js";
 import type { BatchClaimInput, BatchClaimItemInput } from "../src/modules/claims-batch/claim.js";
 import {
   AGE_BANDS,
@@ -210,17 +213,10 @@ const NEAR = 3;
 
 /** mulberry32: small, fast, and good enough for synthetic data */
 export class Rng {
-  private state: number;
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
   /** uniform in [0, 1) */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) | 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  readonly next: () => number;
+  constructor(seed: number) {
+    this.next = seededRandom(seed);
   }
   /** integer in [lo, hi] */
   int(lo: number, hi: number): number {
@@ -241,6 +237,14 @@ export class Rng {
     }
     return weights.length - 1;
   }
+  /** shuffles `values` in place (Fisher-Yates) */
+  shuffle<T>(values: T[]): T[] {
+    for (let i = values.length - 1; i > 0; i -= 1) {
+      const j = this.int(0, i);
+      [values[i], values[j]] = [values[j] as T, values[i] as T];
+    }
+    return values;
+  }
   /** standard normal (Box-Muller), cut at +-2 */
   normal(): number {
     const z = Math.sqrt(-2 * Math.log(1 - this.next())) * Math.cos(2 * Math.PI * this.next());
@@ -258,38 +262,20 @@ function mixSeed(seed: number, stream: number): number {
 
 // --- dates: days since 1970-01-01 (UTC) -------------------------------------------------------------------
 
-/** YYYYMMDD of a day (Howard Hinnant's civil_from_days) */
-function civil(day: number): number {
-  const z = day + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor(
-    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
-  );
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  return (yoe + era * 400 + (m <= 2 ? 1 : 0)) * 10000 + m * 100 + doy - Math.floor((153 * mp + 2) / 5) + 1;
-}
-
-/** completed years from a birth day to a day */
-const ageAt = (dob: number, day: number): number => Math.floor((civil(day) - civil(dob)) / 10000);
-
 const dateTexts = new Map<number, string>();
 /** YYYY-MM-DD */
 function dateText(day: number): string {
   let text = dateTexts.get(day);
   if (text === undefined) {
-    const c = String(civil(day)).padStart(8, "0");
-    text = `${c.slice(0, 4)}-${c.slice(4, 6)}-${c.slice(6)}`;
+    text = isoOfDay(day);
     dateTexts.set(day, text);
   }
   return text;
 }
 
 function parseDay(text: string, what: string): number {
-  const day = Date.parse(`${text}T00:00:00.000Z`) / 86_400_000;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || !Number.isInteger(day) || dateText(day) !== text)
+  const day = dayOfText(text);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || day === NO_DATE || dateText(day) !== text)
     throw new Error(`${what} must be a date YYYY-MM-DD`);
   return day;
 }
@@ -559,7 +545,7 @@ class ClaimMaker {
       claimId: () => this.claimId(config.claims + ++this.madeClaims),
       price: (provider, code) => this.price(provider, service(code)),
       date: dateText,
-      ageAt,
+      ageAt: ageOn,
     };
   }
 
@@ -593,7 +579,7 @@ class ClaimMaker {
   private make(spec: ClaimSpec, rng: Rng): BatchClaimInput {
     const { pop } = this;
     const m = spec.member;
-    const age = ageAt(pop.memberDob[m] as number, spec.day);
+    const age = ageOn(pop.memberDob[m] as number, spec.day);
     const encounter: Encounter = {
       ...{ member: m, sex: pop.memberSex[m] as number, age, chronic: pop.memberChronic[m] as number },
       ...{ setting: spec.setting, provider: spec.provider, dx: spec.diagnosis, day: spec.day },
@@ -629,7 +615,7 @@ class ClaimMaker {
       if (!free && attempt < 40) continue; // (a population too small for the batch crowds its claims)
       const sex = pop.memberSex[member] as number;
       const dob = pop.memberDob[member] as number;
-      const age = ageAt(dob, day);
+      const age = ageOn(dob, day);
       const chronic = pop.memberChronic[member] as number;
       let dx: Diagnosis | undefined;
       if (chronic !== 0 && setting !== "er" && setting !== "inpatient" && rng.chance(0.5)) {
@@ -645,7 +631,7 @@ class ClaimMaker {
       let admission = day;
       if (setting === "inpatient" && dx.inpatient !== undefined) {
         admission = Math.max(config.start, day - rng.int(dx.inpatient.los[0], dx.inpatient.los[1]));
-        while (ageAt(dob, admission) !== age) admission += 1;
+        while (ageOn(dob, admission) !== age) admission += 1;
       }
       for (let d = admission; d <= day; d += 1)
         this.visited[slot] = (this.visited[slot] as number) | (1 << ((d - config.start) & 31));

@@ -46,3 +46,9 @@ export function viewOf(claims: BatchClaimInput[]): ColumnarBatchView {
   for (const c of claims) builder.add(c);
   return builder.finish();
 }
+
+/** completed years from a birth date to a date (both YYYY-MM-DD...), counted apart from src/engine/fwa/days.ts */
+export function yearsBetween(dob: string, date: string): number {
+  const digits = (text: string) => Number(text.slice(0, 4) + text.slice(5, 7) + text.slice(8, 10));
+  return Math.floor((digits(date) - digits(dob)) / 10000);
+}

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { gunzipSync } from "node:zlib";
-import { runGenerator } from "./fwa-fixtures.js";
+import { runGenerator, yearsBetween } from "./fwa-fixtures.js";
 // (this registers the mizan-date and mizan-datetime formats that BatchClaim refers to)
 import "../src/platform/http/validation.js";
 import { Compile } from "typebox/compile";
@@ -87,10 +87,6 @@ function inject(
 const idsWith = (run: Injected, role: string) =>
   [...run.roles].filter(([, r]) => r === role).map(([id]) => id);
 const day = (text: string) => Date.parse(`${text.slice(0, 10)}T00:00:00.000Z`) / 86_400_000;
-const ageAt = (dob: string, date: string) => {
-  const num = (t: string) => Number(t.slice(0, 4) + t.slice(5, 7) + t.slice(8, 10));
-  return Math.floor((num(date) - num(dob)) / 10000);
-};
 /** the claim without the fields named */
 const without = (claim: BatchClaimInput, ...keys: string[]) =>
   Object.fromEntries(Object.entries(claim).filter(([k]) => !keys.includes(k)));
@@ -140,7 +136,7 @@ describe("FWA injectors: each changes what it says and labels it", () => {
       const claim = run.byId.get(id) as BatchClaimInput;
       const before = clean.get(id) as BatchClaimInput;
       const facts = diagnosisFacts(claim.primary_diagnosis_code);
-      const years = ageAt(claim.member_dob, claim.claim_date);
+      const years = yearsBetween(claim.member_dob, claim.claim_date);
       const sexConflict = facts.sex !== undefined && facts.sex !== claim.member_gender;
       const ageConflict =
         (facts.minAge !== undefined && years < facts.minAge) ||

@@ -17,7 +17,7 @@ import { BatchClaim, type BatchClaimInput } from "../src/modules/claims-batch/cl
 // (this registers the mizan-date and mizan-datetime formats that BatchClaim refers to)
 import { isDate, isDateTime } from "../src/platform/http/validation.js";
 import { diagnosisFacts, isMaternityDiagnosis, serviceFacts } from "../src/reference/clinical.js";
-import { runGenerator } from "./fwa-fixtures.js";
+import { runGenerator, yearsBetween } from "./fwa-fixtures.js";
 
 interface Batch {
   start_date: string;
@@ -35,12 +35,6 @@ async function bytesOf(options: GenerateBatchOptions) {
 }
 
 const sha = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
-
-/** completed years from a birth date to a date (both YYYY-MM-DD...) */
-function age(dob: string, date: string): number {
-  const num = (text: string) => Number(text.slice(0, 4) + text.slice(5, 7) + text.slice(8, 10));
-  return Math.floor((num(date) - num(dob)) / 10000);
-}
 
 const dir = mkdtempSync(join(tmpdir(), "mizan-generate-batch-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -91,7 +85,7 @@ describe("synthetic claims batch", async () => {
       assert.ok(
         claim.member_dob.slice(0, 10) < date && claim.member_dob.slice(0, 10) <= claim.insurance_start_date,
       );
-      const years = age(claim.member_dob, date);
+      const years = yearsBetween(claim.member_dob, date);
       assert.ok(years >= 0 && years <= 91, `${claim.claim_id} age ${years}`);
       const inpatient = claim.claim_sub_type === "IN_PATIENT";
       if (inpatient) {
@@ -99,7 +93,11 @@ describe("synthetic claims batch", async () => {
         assert.ok(claim.admission_date !== undefined && claim.discharge_date !== undefined);
         assert.ok(claim.admission_date <= claim.discharge_date && claim.discharge_date === date);
         assert.ok(claim.admission_date >= batch.start_date);
-        assert.equal(age(claim.member_dob, claim.admission_date), years, "the same age through the stay");
+        assert.equal(
+          yearsBetween(claim.member_dob, claim.admission_date),
+          years,
+          "the same age through the stay",
+        );
       } else {
         assert.equal(claim.admission_date, undefined);
         assert.equal(claim.discharge_date, undefined);
@@ -126,7 +124,7 @@ describe("synthetic claims batch", async () => {
   it("fits diagnoses and services to the member's sex and age", () => {
     for (const claim of batch.claims) {
       const sex = claim.member_gender;
-      const years = age(claim.member_dob, claim.claim_date);
+      const years = yearsBetween(claim.member_dob, claim.claim_date);
       const primary = claim.primary_diagnosis_code;
       if (sex === "MALE") assert.ok(!primary.startsWith("O"), `${claim.claim_id} ${primary} for a male`);
       if (sex === "FEMALE")

@@ -27,7 +27,7 @@ import { flag } from "./findings.js";
 import { claimsByMember, serviceClaimShare } from "./profile.js";
 import { combine, count, num, scoreOf } from "./robust.js";
 import { NEAR_DUPLICATE, SPLIT } from "./sensitivity.js";
-import type { ColumnarBatchView, Detector, Finding } from "./types.js";
+import type { ColumnarBatchView, Detector, Finding, FindingSink } from "./types.js";
 
 export const NEAR_DUPLICATE_CODE = "FWA-DUP-01";
 export const SAME_DAY_SPLIT = "FWA-SPLIT-01";
@@ -267,7 +267,7 @@ export const sameDaySplits: Detector = {
 
 function report(
   batch: ColumnarBatchView,
-  sink: Parameters<Detector["run"]>[1],
+  sink: FindingSink,
   claims: number[],
   typical: Float64Array,
 ): void {
