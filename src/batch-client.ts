@@ -78,11 +78,14 @@ function createClient(settings: ClientSettings) {
 
   /** a request with the token; on 401, once more with a new token */
   async function call(path: string, init: () => RequestInit): Promise<Response> {
-    const attempt = async (bearer: string) =>
-      fetch(`${settings.url}/v1${path}`, {
-        ...init(),
-        headers: { ...(init().headers as Record<string, string>), authorization: `Bearer ${bearer}` },
+    // each attempt builds its request once (an upload's body is a stream that can be read only once)
+    const attempt = async (bearer: string) => {
+      const request = init();
+      return fetch(`${settings.url}/v1${path}`, {
+        ...request,
+        headers: { ...(request.headers as Record<string, string>), authorization: `Bearer ${bearer}` },
       });
+    };
     const first = await attempt(await current());
     if (first.status !== 401) return first;
     await first.body?.cancel();

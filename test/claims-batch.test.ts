@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { gzipSync } from "node:zlib";
 import type { ClaimResult } from "../src/engine/fwa/results.js";
-import { batchBody, batchClaim, claimsCall, tokenFor, waitForBatch } from "./claims-fixtures.js";
+import { batchBody, batchClaim, claimsCall, tokenFor, uploadBatch, waitForBatch } from "./claims-fixtures.js";
 import { startTestApp, type TenantClient, type TestContext } from "./helpers.js";
 import { expectStatus } from "./prior-auth-fixtures.js";
 
@@ -75,12 +75,7 @@ describe("batch screening with the statistical detectors", () => {
 
   async function screen(tenant: TenantClient) {
     const token = await tokenFor(ctx.app, tenant);
-    const accepted = await claimsCall(ctx.app, token, {
-      method: "POST",
-      url: "/v1/claims/batch/upload",
-      headers: { "content-type": "application/json" },
-      payload: batchBody(screened()),
-    });
+    const accepted = await uploadBatch(ctx.app, token, batchBody(screened()));
     assert.equal(accepted.statusCode, 202, accepted.body);
     const { batch_id } = accepted.json();
     const status = await waitForBatch(ctx.app, token, batch_id);

@@ -63,6 +63,16 @@ export function claimsCall(app: App, token: string, options: InjectOptions) {
   });
 }
 
+/** a JSON batch uploaded with the token (the body as given, or the batch object as JSON) */
+export function uploadBatch(app: App, token: string, body: unknown) {
+  return claimsCall(app, token, {
+    method: "POST",
+    url: "/v1/claims/batch/upload",
+    headers: { "content-type": "application/json" },
+    payload: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
 /** waits until the batch has finished (completed or failed) and answers its status */
 export async function waitForBatch(app: App, token: string, batchId: string, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;

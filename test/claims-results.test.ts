@@ -5,7 +5,7 @@ import { after, before, describe, it } from "node:test";
 import { batchAnalysisJob } from "../src/modules/claims-batch/job.js";
 import { batchRepo } from "../src/modules/claims-batch/repo.js";
 import { listEvents } from "../src/platform/events/outbox.js";
-import { batchBody, batchClaim, claimsCall, tokenFor, waitForBatch } from "./claims-fixtures.js";
+import { batchBody, batchClaim, claimsCall, tokenFor, uploadBatch, waitForBatch } from "./claims-fixtures.js";
 import { silentLog, startTestApp, type TestContext, testConfig } from "./helpers.js";
 
 describe("batch results", () => {
@@ -20,12 +20,7 @@ describe("batch results", () => {
   before(async () => {
     ctx = await startTestApp();
     token = await tokenFor(ctx.app, ctx.tenant);
-    const accepted = await claimsCall(ctx.app, token, {
-      method: "POST",
-      url: "/v1/claims/batch/upload",
-      headers: { "content-type": "application/json" },
-      payload: JSON.stringify(batchBody(claims)),
-    });
+    const accepted = await uploadBatch(ctx.app, token, batchBody(claims));
     assert.equal(accepted.statusCode, 202, accepted.body);
     batchId = accepted.json().batch_id;
     await waitForBatch(ctx.app, token, batchId, 60_000);
@@ -113,12 +108,7 @@ describe("batch results", () => {
     const queued = await startTestApp({}, { workers: 0 });
     try {
       const waiting = await tokenFor(queued.app, queued.tenant);
-      const accepted = await claimsCall(queued.app, waiting, {
-        method: "POST",
-        url: "/v1/claims/batch/upload",
-        headers: { "content-type": "application/json" },
-        payload: JSON.stringify(batchBody([batchClaim(1)])),
-      });
+      const accepted = await uploadBatch(queued.app, waiting, batchBody([batchClaim(1)]));
       const early = await claimsCall(queued.app, waiting, {
         method: "GET",
         url: `/v1/claims/batch/${accepted.json().batch_id}/results`,
@@ -160,12 +150,7 @@ describe("batch analysis across failures", () => {
 
   async function submit(claims: unknown[]) {
     const token = await tokenFor(ctx.app, ctx.tenant);
-    const accepted = await claimsCall(ctx.app, token, {
-      method: "POST",
-      url: "/v1/claims/batch/upload",
-      headers: { "content-type": "application/json" },
-      payload: JSON.stringify(batchBody(claims)),
-    });
+    const accepted = await uploadBatch(ctx.app, token, batchBody(claims));
     assert.equal(accepted.statusCode, 202, accepted.body);
     return { token, batchId: accepted.json().batch_id as string };
   }

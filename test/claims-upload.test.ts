@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { gzipSync } from "node:zlib";
-import { batchBody, batchClaim, claimsCall, tokenFor, waitForBatch } from "./claims-fixtures.js";
+import { batchBody, batchClaim, claimsCall, tokenFor, uploadBatch, waitForBatch } from "./claims-fixtures.js";
 import { startTestApp, type TestContext } from "./helpers.js";
 import { type Received, signedWith, startReceiver } from "./webhook-receiver.js";
 
@@ -205,22 +205,12 @@ describe("batch lifecycle events", () => {
         },
       );
       const body = batchBody(Array.from({ length: 30 }, (_, n) => batchClaim(n)));
-      const accepted = await claimsCall(ctx.app, token, {
-        method: "POST",
-        url: "/v1/claims/batch/upload",
-        headers: { "content-type": "application/json" },
-        payload: JSON.stringify(body),
-      });
+      const accepted = await uploadBatch(ctx.app, token, body);
       assert.equal(accepted.statusCode, 202, accepted.body);
       assert.equal(accepted.json().webhook_url, receiver.url);
       const batchId = accepted.json().batch_id;
       await waitForBatch(ctx.app, token, batchId);
-      const refused = await claimsCall(ctx.app, token, {
-        method: "POST",
-        url: "/v1/claims/batch/upload",
-        headers: { "content-type": "application/json" },
-        payload: JSON.stringify(batchBody([batchClaim(0, { claim_date: "never" })])),
-      });
+      const refused = await uploadBatch(ctx.app, token, batchBody([batchClaim(0, { claim_date: "never" })]));
       assert.equal(refused.statusCode, 400);
 
       const deadline = Date.now() + 15_000;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { SignJWT } from "jose";
 import { createTokenService } from "../src/modules/oauth/tokens.js";
-import { batchBody, batchClaim, claimsCall, tokenFor } from "./claims-fixtures.js";
+import { batchBody, batchClaim, claimsCall, tokenFor, uploadBatch } from "./claims-fixtures.js";
 import { startTestApp, type TestContext, testConfig } from "./helpers.js";
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
@@ -124,12 +124,7 @@ describe("OAuth 2.0 client credentials and bearer tokens", () => {
     const other = await ctx.newTenant();
     const mine = await tokenFor(ctx.app, ctx.tenant);
     const theirs = await tokenFor(ctx.app, other);
-    const accepted = await claimsCall(ctx.app, mine, {
-      method: "POST",
-      url: "/v1/claims/batch/upload",
-      headers: { "content-type": "application/json" },
-      payload: JSON.stringify(batchBody([batchClaim(1)])),
-    });
+    const accepted = await uploadBatch(ctx.app, mine, batchBody([batchClaim(1)]));
     assert.equal(accepted.statusCode, 202, accepted.body);
     const batchId = accepted.json().batch_id;
     for (const url of [`/v1/claims/batch/${batchId}`, `/v1/claims/batch/${batchId}/results`]) {

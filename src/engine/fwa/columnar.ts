@@ -287,5 +287,6 @@ export function createColumnarBuilder(hint: ColumnarSizeHint = {}): ColumnarBuil
 /** the text of an interned index */
 export const textOf = (batch: ColumnarBatchView, id: number): string => batch.strings[id] ?? "";
 
-/** SAR text of an amount in halalas: 15000 -> "150.00" */
-export const sar = (halalas: number): string => (halalas / 100).toFixed(2);
+/** a column's value at an index the detector knows is in range */
+export const at = (column: Int32Array | Uint8Array | Float64Array, index: number): number =>
+  column[index] as number;

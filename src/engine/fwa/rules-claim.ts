@@ -2,12 +2,10 @@
  * Rules on a claim's dates and authorization: each one is a certain inconsistency in what was submitted,
  * so it rejects (score 1). None of them is by itself evidence of fraud, waste or abuse: `fwa` is false.
  */
-import { PRE_AUTH, textOf } from "./columnar.js";
+import { at, PRE_AUTH, textOf } from "./columnar.js";
 import { isoOfDay } from "./days.js";
 import { reject } from "./findings.js";
 import { type ColumnarBatchView, type Detector, type FindingSink, NO_DATE } from "./types.js";
-
-const at = (column: Int32Array | Uint8Array, index: number): number => column[index] as number;
 
 /** NDC034 "Services performed prior to the effective date of coverage": every item of the claim */
 export const serviceBeforeCoverage: Detector = {

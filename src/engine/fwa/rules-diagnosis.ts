@@ -6,12 +6,10 @@
  * An age is not judged when the member is born after the claim date (NDC076 says so already).
  */
 import { type DiagnosisFacts, diagnosisFacts } from "../../reference/clinical.js";
-import { GENDER, textOf } from "./columnar.js";
+import { at, GENDER, textOf } from "./columnar.js";
 import { ageOn, isoOfDay } from "./days.js";
 import { reject } from "./findings.js";
 import type { ColumnarBatchView, Detector, FindingSink } from "./types.js";
-
-const at = (column: Int32Array | Uint8Array, index: number): number => column[index] as number;
 
 const band = (min: number, max: number): string =>
   min === max ? `age ${min}` : max >= 124 ? `age ${min} or more` : `age ${min}-${max}`;

@@ -12,12 +12,11 @@
  * One pass over the items with an open-addressing hash table of item indexes (Int32Array, at least twice
  * the item count, a power of two): no strings, no per-item objects, 8 MB for a million items.
  */
-import { sar, textOf } from "./columnar.js";
+import { decimalOf } from "../../platform/money.js";
+import { at, textOf } from "./columnar.js";
 import { isoOfDay } from "./days.js";
 import { reject } from "./findings.js";
 import type { ColumnarBatchView, Detector, FindingSink } from "./types.js";
-
-const at = (column: Int32Array | Float64Array, index: number): number => column[index] as number;
 
 /** a 32-bit mix step (murmur3's) */
 function mix(hash: number, value: number): number {
@@ -92,7 +91,7 @@ function report(batch: ColumnarBatchView, sink: FindingSink, item: number, origi
   const position = original - at(batch.firstItem, originalClaim) + 1;
   const what =
     `service ${textOf(batch, at(batch.serviceCode, item))}, quantity ${at(batch.quantity, item)} ` +
-    `and unit amount ${sar(at(batch.unitAmount, item))}`;
+    `and unit amount ${decimalOf(at(batch.unitAmount, item))}`;
   if (originalClaim !== claim) {
     const cause =
       `same member, provider, claim date ${isoOfDay(at(batch.claimDate, claim))}, ${what} as item ${position} ` +

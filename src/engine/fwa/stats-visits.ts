@@ -21,7 +21,7 @@
  * combined evidence (SPLIT). Every item of every claim of the day is flagged.
  */
 import { BATCH_CLAIM_TYPES } from "../../modules/claims-batch/claim.js";
-import { textOf } from "./columnar.js";
+import { at, textOf } from "./columnar.js";
 import { isoOfDay } from "./days.js";
 import { flag } from "./findings.js";
 import { claimsByMember, serviceClaimShare } from "./profile.js";
@@ -31,8 +31,6 @@ import type { ColumnarBatchView, Detector, Finding, FindingSink } from "./types.
 
 export const NEAR_DUPLICATE_CODE = "FWA-DUP-01";
 export const SAME_DAY_SPLIT = "FWA-SPLIT-01";
-
-const at = (column: Int32Array | Uint8Array | Float64Array, index: number): number => column[index] as number;
 
 /** unit amounts within NEAR_DUPLICATE.amountTolerance of each other */
 const close = (a: number, b: number): boolean =>
@@ -265,12 +263,7 @@ export const sameDaySplits: Detector = {
   },
 };
 
-function report(
-  batch: ColumnarBatchView,
-  sink: FindingSink,
-  claims: number[],
-  typical: Float64Array,
-): void {
+function report(batch: ColumnarBatchView, sink: FindingSink, claims: number[], typical: Float64Array): void {
   // claims that exactly repeat an earlier one of the day are the duplicate rule's
   const seen = new Set<string>();
   const parts: number[] = [];

@@ -12,17 +12,14 @@ import { type ClaimResult, claimResult } from "../../engine/fwa/results.js";
 import type { BatchDecisions, ColumnarBatchView } from "../../engine/fwa/types.js";
 import { recordAudit } from "../../platform/audit/audit.js";
 import type { Db } from "../../platform/db/db.js";
-import { emitBatchEvent } from "../../platform/events/outbox.js";
 import type { JobContext, JobDefinition } from "../../platform/jobs/queue.js";
 import { fwaFlagThreshold } from "../adjudication-settings/repo.js";
 import type { BatchClaimInput } from "./claim.js";
-import { type BatchRow, batchRepo, type ResultView } from "./repo.js";
-import { ANALYSIS_QUEUE, estimatedCompletion } from "./service.js";
+import { type BatchRow, batchRepo, RESULT_PAGE_CLAIMS, type ResultView } from "./repo.js";
+import { ANALYSIS_QUEUE, emitForBatch, estimatedCompletion } from "./service.js";
 
 const gzipAsync = promisify(gzip);
 
-/** claims per stored page of results: the largest page a client may ask for */
-export const RESULT_PAGE_CLAIMS = 1_000;
 /** share of the work done when each pass ends, for the progress events */
 const PASS_ONE_END = 40;
 const PASS_TWO_END = 50;
@@ -56,21 +53,14 @@ function progressReporter(context: JobContext, batch: BatchRow) {
     lastPercent = percent;
     lastAt = now;
     const elapsed = now - started;
-    const left = percent > 0 ? (elapsed * (100 - percent)) / percent : batch.total_items * 0.03;
+    const left = (elapsed * (100 - percent)) / percent;
     await context.db.transaction(async (tx) => {
       await batchRepo.progress(tx, batch.id, claimsProcessed, Math.floor(percent));
-      await emitBatchEvent(tx, context.jobs, batch.tenant_id, {
-        eventType: "batch.processing_update",
-        batchId: batch.id,
-        data: {
-          batch_id: batch.id,
-          batch_reference_id: batch.batch_reference_id,
-          processing_progress: Math.floor(percent),
-          claims_processed: claimsProcessed,
-          total_claims: batch.total_claims,
-          estimated_completion_time: new Date(now + left).toISOString(),
-        },
-        requestId: batch.request_id ?? undefined,
+      await emitForBatch(tx, context.jobs, batch, "batch.processing_update", {
+        processing_progress: Math.floor(percent),
+        claims_processed: claimsProcessed,
+        total_claims: batch.total_claims,
+        estimated_completion_time: new Date(now + left).toISOString(),
       });
     });
   };
@@ -143,16 +133,9 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
       [batch.id],
     );
     if (started.length === 0) return number;
-    await emitBatchEvent(tx, context.jobs, batch.tenant_id, {
-      eventType: "batch.processing",
-      batchId: batch.id,
-      data: {
-        batch_id: batch.id,
-        batch_reference_id: batch.batch_reference_id,
-        processing_progress: 0,
-        estimated_completion_time: estimatedCompletion(new Date(), batch.total_items),
-      },
-      requestId: batch.request_id ?? undefined,
+    await emitForBatch(tx, context.jobs, batch, "batch.processing", {
+      processing_progress: 0,
+      estimated_completion_time: estimatedCompletion(new Date(), batch.total_items),
     });
     return number;
   });
@@ -196,19 +179,12 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
       availableUntil,
     });
     if (done === undefined) return false;
-    await emitBatchEvent(tx, context.jobs, batch.tenant_id, {
-      eventType: "batch.completed",
-      batchId: batch.id,
-      data: {
-        batch_id: batch.id,
-        batch_reference_id: batch.batch_reference_id,
-        total_claims: batch.total_claims,
-        processed_claims: index,
-        failed_claims: batch.total_claims - index,
-        processing_time_seconds: Math.round((Date.now() - started) / 100) / 10,
-        results_available_until: availableUntil.toISOString(),
-      },
-      requestId: batch.request_id ?? undefined,
+    await emitForBatch(tx, context.jobs, batch, "batch.completed", {
+      total_claims: batch.total_claims,
+      processed_claims: index,
+      failed_claims: batch.total_claims - index,
+      processing_time_seconds: Math.round((Date.now() - started) / 100) / 10,
+      results_available_until: availableUntil.toISOString(),
     });
     await recordAudit(tx, workerActor(batch), {
       action: "claims-batch.completed",
@@ -245,16 +221,9 @@ async function giveUp(data: AnalysisJobData, error: unknown, db: Db, context: Jo
       "PROCESSING_ERROR",
     );
     if (batch === undefined) return undefined;
-    await emitBatchEvent(tx, context.jobs, batch.tenant_id, {
-      eventType: "batch.failed",
-      batchId: batch.id,
-      data: {
-        batch_id: batch.id,
-        batch_reference_id: batch.batch_reference_id,
-        error: `The analysis failed: ${message}`,
-        error_code: "PROCESSING_ERROR",
-      },
-      requestId: batch.request_id ?? undefined,
+    await emitForBatch(tx, context.jobs, batch, "batch.failed", {
+      error: `The analysis failed: ${message}`,
+      error_code: "PROCESSING_ERROR",
     });
     await recordAudit(tx, workerActor(batch), {
       action: "claims-batch.failed",

@@ -2,6 +2,27 @@ import type { Queryable } from "../../platform/db/db.js";
 
 export type BatchStatus = "queued" | "validating" | "processing" | "completed" | "failed";
 
+/** what a new batch is stored with */
+export type NewBatch = Pick<
+  BatchRow,
+  | "id"
+  | "tenant_id"
+  | "batch_reference_id"
+  | "description"
+  | "status"
+  | "accepted"
+  | "total_claims"
+  | "total_items"
+  | "spool_path"
+  | "request_id"
+  | "error"
+  | "error_code"
+> & {
+  start_date: string | null;
+  end_date: string | null;
+  validation_errors: unknown;
+};
+
 export interface BatchRow {
   id: string;
   tenant_id: number;
@@ -33,29 +54,11 @@ const COLUMNS = `id, tenant_id, batch_reference_id, description, status, accepte
 
 export type ResultView = "all" | "approved" | "flagged" | "rejected";
 
+/** claims per stored page of results: the largest page a client may ask for */
+export const RESULT_PAGE_CLAIMS = 1_000;
+
 export const batchRepo = {
-  async insert(
-    tx: Queryable,
-    batch: Pick<
-      BatchRow,
-      | "id"
-      | "tenant_id"
-      | "batch_reference_id"
-      | "description"
-      | "status"
-      | "accepted"
-      | "total_claims"
-      | "total_items"
-      | "spool_path"
-      | "request_id"
-      | "error"
-      | "error_code"
-    > & {
-      start_date: string | null;
-      end_date: string | null;
-      validation_errors: unknown;
-    },
-  ): Promise<BatchRow> {
+  async insert(tx: Queryable, batch: NewBatch): Promise<BatchRow> {
     const rows = await tx.query<BatchRow>(
       `INSERT INTO claims_batches (id, tenant_id, batch_reference_id, description, start_date, end_date, status,
          accepted, total_claims, total_items, spool_path, request_id, error, error_code, validation_errors)

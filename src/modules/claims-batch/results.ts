@@ -4,12 +4,9 @@ import { gunzip } from "node:zlib";
 import { type ClaimResult, CSV_HEADER, csvRowsOf } from "../../engine/fwa/results.js";
 import type { Db } from "../../platform/db/db.js";
 import { AppError } from "../../platform/http/errors.js";
-import { RESULT_PAGE_CLAIMS } from "./job.js";
-import { type BatchRow, batchRepo, type ResultView } from "./repo.js";
+import { type BatchRow, batchRepo, RESULT_PAGE_CLAIMS, type ResultView } from "./repo.js";
 
 const gunzipAsync = promisify(gunzip);
-
-export type ResultFilter = "all" | ResultView;
 
 const EMPTY_SUMMARY = { approved: 0, flagged: 0, rejected: 0, FWA_cases: 0 };
 
@@ -28,7 +25,7 @@ function requireResults(batch: BatchRow, now: Date): void {
 }
 
 /** how many claims a filter selects */
-function totalOf(batch: BatchRow, filter: ResultFilter): number {
+function totalOf(batch: BatchRow, filter: ResultView): number {
   if (batch.summary === null) return 0;
   return filter === "all"
     ? batch.summary.approved + batch.summary.flagged + batch.summary.rejected
@@ -46,7 +43,7 @@ async function claimsOfPages(rows: { data: Buffer | Uint8Array }[]): Promise<Cla
 export async function resultsPage(
   db: Db,
   batch: BatchRow,
-  query: { page: number; perPage: number; filter: ResultFilter },
+  query: { page: number; perPage: number; filter: ResultView },
   now: Date = new Date(),
 ) {
   requireResults(batch, now);
@@ -81,7 +78,7 @@ export async function resultsPage(
 }
 
 /** the whole (filtered) batch as CSV, streamed page by page: one row per claim item, header first */
-export function resultsCsv(db: Db, batch: BatchRow, filter: ResultFilter, now: Date = new Date()): Readable {
+export function resultsCsv(db: Db, batch: BatchRow, filter: ResultView, now: Date = new Date()): Readable {
   requireResults(batch, now);
   const pages = Math.ceil(totalOf(batch, filter) / RESULT_PAGE_CLAIMS);
   async function* lines() {

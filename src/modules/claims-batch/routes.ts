@@ -1,7 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { Config } from "../../config.js";
-import type { Db } from "../../platform/db/db.js";
-import type { JobQueue } from "../../platform/jobs/queue.js";
+import type { ModuleDeps } from "../../platform/http/plugin.js";
 import { subscriptionRepo } from "./repo.js";
 import { resultsCsv, resultsPage } from "./results.js";
 import {
@@ -12,6 +10,7 @@ import {
   BearerError,
   Results,
   ResultsQuery,
+  type ResultsQueryInput,
   SubscribeBody,
   Subscription,
   SubscriptionList,
@@ -19,12 +18,6 @@ import {
 } from "./schemas.js";
 import { requireBatch, submitBatch } from "./service.js";
 import { presentSubscription, subscribe, unsubscribe } from "./subscriptions.js";
-
-interface Deps {
-  db: Db;
-  jobs: JobQueue;
-  config: Config;
-}
 
 const tags = ["Claims batch"];
 const errors = (statuses: number[]) =>
@@ -40,7 +33,7 @@ function isGzip(request: FastifyRequest): boolean {
 }
 
 /** the upload reads its body as a stream: never whole in memory, never one string */
-async function uploadRoute(app: FastifyInstance, { db, jobs, config }: Deps) {
+async function uploadRoute(app: FastifyInstance, { db, jobs, config }: ModuleDeps) {
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser(
     ["application/json", "application/gzip", "application/x-gzip", "application/octet-stream"],
@@ -76,7 +69,7 @@ async function uploadRoute(app: FastifyInstance, { db, jobs, config }: Deps) {
 }
 
 /** the batch claims service under {claims_base_url} = /v1, behind bearer tokens */
-export async function claimsBatchRoutes(app: FastifyInstance, deps: Deps) {
+export async function claimsBatchRoutes(app: FastifyInstance, deps: ModuleDeps) {
   const { db, config } = deps;
   await app.register(uploadRoute, deps);
 
@@ -128,12 +121,7 @@ export async function claimsBatchRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (request, reply) => {
-      const query = request.query as {
-        format?: "json" | "csv";
-        page: number;
-        per_page: number;
-        filter?: "all" | "approved" | "flagged" | "rejected";
-      };
+      const query = request.query as ResultsQueryInput;
       const batch = await requireBatch(
         db,
         request.actor.tenantId,

@@ -1,5 +1,6 @@
 import Type, { type Static } from "typebox";
 import { Enum } from "../../platform/http/schemas.js";
+import { RESULT_PAGE_CLAIMS } from "./repo.js";
 
 export const BATCH_EVENTS = [
   "batch.queued",
@@ -65,7 +66,7 @@ export const BatchStatusView = Type.Object({
 export const ResultsQuery = Type.Object({
   format: Type.Optional(Enum(["json", "csv"] as const)),
   page: Type.Integer({ minimum: 1, default: 1 }),
-  per_page: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+  per_page: Type.Integer({ minimum: 1, maximum: RESULT_PAGE_CLAIMS, default: 100 }),
   filter: Type.Optional(Enum(["all", "approved", "flagged", "rejected"] as const)),
 });
 export type ResultsQueryInput = Static<typeof ResultsQuery>;

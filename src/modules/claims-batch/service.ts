@@ -8,7 +8,7 @@ import type { Db, Queryable } from "../../platform/db/db.js";
 import { emitBatchEvent } from "../../platform/events/outbox.js";
 import { AppError, withConflicts } from "../../platform/http/errors.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
-import { type BatchRow, batchRepo, subscriptionRepo } from "./repo.js";
+import { type BatchRow, batchRepo, type NewBatch, subscriptionRepo } from "./repo.js";
 import { type IngestOutcome, ingestBatch, MAX_SHOWN, UploadTooLarge } from "./upload/ingest.js";
 
 export const ANALYSIS_QUEUE = "claims-batch-analysis";
@@ -43,20 +43,29 @@ export interface AcceptedUpload {
   };
 }
 
-async function emit(
+/** a batch's event to the tenant's claims subscriptions: its data leads with the batch's two ids */
+export async function emitForBatch(
   tx: Queryable,
   jobs: JobQueue,
-  actor: TenantActor,
-  batch: Pick<BatchRow, "id" | "batch_reference_id">,
+  batch: Pick<BatchRow, "id" | "batch_reference_id" | "tenant_id" | "request_id">,
   eventType: string,
   data: Record<string, unknown>,
-) {
-  await emitBatchEvent(tx, jobs, actor.tenantId, {
+): Promise<void> {
+  await emitBatchEvent(tx, jobs, batch.tenant_id, {
     eventType,
     batchId: batch.id,
     data: { batch_id: batch.id, batch_reference_id: batch.batch_reference_id, ...data },
-    requestId: actor.requestId,
+    requestId: batch.request_id ?? undefined,
   });
+}
+
+/** stores a received batch and announces it: batch.queued, then batch.validating */
+async function recordBatch(tx: Queryable, jobs: JobQueue, row: NewBatch): Promise<BatchRow> {
+  const batch = await batchRepo.insert(tx, row);
+  const totals = { total_claims: row.total_claims, total_items: row.total_items };
+  await emitForBatch(tx, jobs, batch, "batch.queued", totals);
+  await emitForBatch(tx, jobs, batch, "batch.validating", { validation_progress: 0 });
+  return batch;
 }
 
 /**
@@ -100,7 +109,7 @@ export async function submitBatch(
     return await withConflicts(
       () =>
         db.transaction(async (tx) => {
-          const batch = await batchRepo.insert(tx, {
+          await recordBatch(tx, jobs, {
             id,
             tenant_id: actor.tenantId,
             batch_reference_id: batchReference,
@@ -118,8 +127,6 @@ export async function submitBatch(
             validation_errors: null,
           });
           const totals = { total_claims: ingest.totalClaims, total_items: ingest.totalItems };
-          await emit(tx, jobs, actor, batch, "batch.queued", totals);
-          await emit(tx, jobs, actor, batch, "batch.validating", { validation_progress: 0 });
           await jobs.send(tx, ANALYSIS_QUEUE, { batchId: id, requestId: actor.requestId });
           await recordAudit(tx, actor, {
             action: "claims-batch.submit",
@@ -165,7 +172,7 @@ async function refuse(
   const more = ingest.problemCount > MAX_SHOWN ? ` (the first ${MAX_SHOWN} are listed)` : "";
   const message = `The batch has ${ingest.problemCount} validation error${ingest.problemCount === 1 ? "" : "s"}${more}`;
   await db.transaction(async (tx) => {
-    const batch = await batchRepo.insert(tx, {
+    const batch = await recordBatch(tx, jobs, {
       id,
       tenant_id: actor.tenantId,
       batch_reference_id: reference ?? "",
@@ -182,10 +189,7 @@ async function refuse(
       error_code: "VALIDATION_ERROR",
       validation_errors: { count: ingest.problemCount, shown: ingest.problems },
     });
-    const totals = { total_claims: ingest.totalClaims, total_items: ingest.totalItems };
-    await emit(tx, jobs, actor, batch, "batch.queued", totals);
-    await emit(tx, jobs, actor, batch, "batch.validating", { validation_progress: 0 });
-    await emit(tx, jobs, actor, batch, "batch.validation_failed", {
+    await emitForBatch(tx, jobs, batch, "batch.validation_failed", {
       errors: ingest.problems,
       error_count: ingest.problemCount,
     });

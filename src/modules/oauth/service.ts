@@ -1,6 +1,7 @@
 import { hashSecret, secretsEqual } from "../../platform/auth/credentials.js";
 import type { Db } from "../../platform/db/db.js";
 import { AppError } from "../../platform/http/errors.js";
+import { credentialRepo } from "../tenants/repo.js";
 import { TOKEN_SCOPE, TOKEN_SECONDS, type TokenService } from "./tokens.js";
 
 export interface TokenRequest {
@@ -34,12 +35,7 @@ export async function issueToken(db: Db, tokens: TokenService, request: TokenReq
     throw new AppError("OAUTH_UNSUPPORTED_GRANT_TYPE", "Only the client_credentials grant is supported");
   const credentials = credentialsOf(request);
   if (credentials === undefined) throw new AppError("OAUTH_INVALID_CLIENT", "Client authentication failed");
-  const rows = await db.query<{ secret_hash: string; tenant_id: number; tenant: string }>(
-    `SELECT c.secret_hash, t.id AS tenant_id, t.name AS tenant FROM tenant_oauth_clients c
-     JOIN tenants t ON t.id = c.tenant_id WHERE c.client_id = $1`,
-    [credentials.clientId],
-  );
-  const client = rows[0];
+  const client = await credentialRepo.findOauthClient(db, credentials.clientId);
   // the same answer, and a comparison either way, whether the client is unknown or its secret wrong
   const matches = secretsEqual(hashSecret(credentials.secret), client?.secret_hash ?? "-");
   if (client === undefined || !matches)

@@ -1,19 +1,11 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import type { Db } from "../../platform/db/db.js";
+import type { TokenClaims, VerifyOutcome } from "../../platform/http/bearer-auth.js";
 
 /** the spec's token lifetime */
 export const TOKEN_SECONDS = 3600;
 export const TOKEN_SCOPE = "read write";
-
-/** what a valid access token says */
-export interface TokenClaims {
-  tenantId: number;
-  tenantName: string;
-  clientId: string;
-}
-
-export type VerifyOutcome = { ok: true; claims: TokenClaims } | { ok: false; reason: "invalid" | "expired" };
 
 /**
  * Signs and verifies access tokens (JWT, RFC 9068 profile, HS256). The key lives in the database, so

@@ -78,6 +78,19 @@ export const credentialRepo = {
     );
   },
 
+  /** an OAuth client by its client_id, with its tenant (the token endpoint's lookup) */
+  async findOauthClient(
+    db: Queryable,
+    clientId: string,
+  ): Promise<{ secret_hash: string; tenant_id: number; tenant: string } | undefined> {
+    const rows = await db.query<{ secret_hash: string; tenant_id: number; tenant: string }>(
+      `SELECT c.secret_hash, t.id AS tenant_id, t.name AS tenant FROM tenant_oauth_clients c
+       JOIN tenants t ON t.id = c.tenant_id WHERE c.client_id = $1`,
+      [clientId],
+    );
+    return rows[0];
+  },
+
   async hasOauthClient(db: Queryable, tenantId: number, label: string): Promise<boolean> {
     const rows = await db.query("SELECT 1 FROM tenant_oauth_clients WHERE tenant_id = $1 AND label = $2", [
       tenantId,

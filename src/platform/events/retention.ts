@@ -1,4 +1,5 @@
 import type { Db } from "../db/db.js";
+import { purgeInBatches, purgeJob } from "../jobs/housekeeping.js";
 import type { JobDefinition } from "../jobs/queue.js";
 
 /** rows one purge transaction deletes at most, so a large backlog never holds the database long */
@@ -13,54 +14,38 @@ export async function purgeSettledEvents(
   db: Db,
   cutoff: Date,
 ): Promise<{ deliveries: number; events: number }> {
-  let deliveries = 0;
-  let events = 0;
-  for (;;) {
-    const purged = await db.transaction(async (tx) => {
-      const ids = (
-        await tx.query<{ id: number }>(
-          `SELECT id FROM event_deliveries WHERE status <> 'pending' AND created_at < $1 ORDER BY created_at LIMIT $2`,
-          [cutoff, PURGE_BATCH],
-        )
-      ).map((row) => row.id);
-      if (ids.length === 0) return 0;
-      await tx.query(`DELETE FROM event_delivery_attempts WHERE delivery_id = ANY($1::bigint[])`, [ids]);
-      await tx.query(`DELETE FROM event_deliveries WHERE id = ANY($1::bigint[])`, [ids]);
-      return ids.length;
-    });
-    deliveries += purged;
-    if (purged < PURGE_BATCH) break;
-  }
-  for (;;) {
-    const purged = await db.query(
+  const deliveries = await purgeInBatches(db, PURGE_BATCH, async (tx, size) => {
+    const ids = (
+      await tx.query<{ id: number }>(
+        `SELECT id FROM event_deliveries WHERE status <> 'pending' AND created_at < $1 ORDER BY created_at LIMIT $2`,
+        [cutoff, size],
+      )
+    ).map((row) => row.id);
+    if (ids.length === 0) return 0;
+    await tx.query(`DELETE FROM event_delivery_attempts WHERE delivery_id = ANY($1::bigint[])`, [ids]);
+    await tx.query(`DELETE FROM event_deliveries WHERE id = ANY($1::bigint[])`, [ids]);
+    return ids.length;
+  });
+  const events = await purgeInBatches(db, PURGE_BATCH, async (tx, size) => {
+    const purged = await tx.query(
       `DELETE FROM events WHERE id IN (
          SELECT e.id FROM events e WHERE e.created_at < $1
            AND NOT EXISTS (SELECT 1 FROM event_deliveries d WHERE d.event_id = e.id)
          LIMIT $2)
        RETURNING id`,
-      [cutoff, PURGE_BATCH],
+      [cutoff, size],
     );
-    events += purged.length;
-    if (purged.length < PURGE_BATCH) break;
-  }
+    return purged.length;
+  });
   return { deliveries, events };
 }
 
 /** every hour, what is older than the retention period (MIZAN_EVENT_RETENTION_DAYS) goes */
 export function eventRetentionJob(retentionDays: number): JobDefinition<Record<string, never>> {
-  return {
-    queue: "event-retention",
-    schedule: "17 * * * *",
-    retryLimit: 2,
-    heartbeatSeconds: 60,
-    async handle(_data, context) {
-      const cutoff = new Date(Date.now() - retentionDays * 86_400_000);
-      const purged = await purgeSettledEvents(context.db, cutoff);
-      if (purged.deliveries + purged.events > 0)
-        context.log.info({ ...purged, cutoff }, "purged settled events");
-    },
-    async giveUp() {
-      // the next hour's run purges what this one could not
-    },
-  };
+  return purgeJob("event-retention", "17 * * * *", async (context) => {
+    const cutoff = new Date(Date.now() - retentionDays * 86_400_000);
+    const purged = await purgeSettledEvents(context.db, cutoff);
+    if (purged.deliveries + purged.events > 0)
+      context.log.info({ ...purged, cutoff }, "purged settled events");
+  });
 }

@@ -1,25 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { TenantActor } from "../audit/audit.js";
 import { AppError } from "./errors.js";
-import type { RateLimiter } from "./rate-limit.js";
+import { enforceRateLimit, type RateLimiter } from "./rate-limit.js";
 
-/** what a verified access token carries */
-export interface BearerClient {
+/** what a valid access token says */
+export interface TokenClaims {
   tenantId: number;
   tenantName: string;
   clientId: string;
 }
 
-declare module "fastify" {
-  interface FastifyRequest {
-    /** the OAuth client of a bearer-authenticated route (the batch claims service) */
-    client: BearerClient;
-  }
-}
+export type VerifyOutcome = { ok: true; claims: TokenClaims } | { ok: false; reason: "invalid" | "expired" };
 
-export type VerifyToken = (
-  token: string,
-) => Promise<{ ok: true; claims: BearerClient } | { ok: false; reason: "invalid" | "expired" }>;
+export type VerifyToken = (token: string) => Promise<VerifyOutcome>;
 
 /**
  * Makes every route of `app` need `Authorization: Bearer <token>`: missing or invalid is 401
@@ -27,7 +20,6 @@ export type VerifyToken = (
  * token names its tenant, so nothing of another tenant is ever in reach.
  */
 export function requireBearerToken(app: FastifyInstance, verify: VerifyToken, limiter: RateLimiter): void {
-  app.decorateRequest("client", undefined as unknown as BearerClient);
   app.decorateRequest("actor", undefined as unknown as TenantActor);
   app.addHook("onRequest", async (request: FastifyRequest, reply) => {
     const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? "")?.[1];
@@ -44,12 +36,7 @@ export function requireBearerToken(app: FastifyInstance, verify: VerifyToken, li
         expired ? "The access token has expired" : "The access token is not valid",
       );
     }
-    const retryAfter = limiter.take(`client:${verified.claims.clientId}`);
-    if (retryAfter > 0) {
-      reply.header("retry-after", String(retryAfter));
-      throw new AppError("E_RATE_LIMITED_429");
-    }
-    request.client = verified.claims;
+    enforceRateLimit(limiter, `client:${verified.claims.clientId}`, reply);
     request.actor = {
       tenantId: verified.claims.tenantId,
       actor: `oauth-client:${verified.claims.clientId}`,

@@ -3,6 +3,9 @@
  * counts on its own, so the effective ceiling is the limit times the number of nodes; a shared store would
  * make it exact at the price of a round trip per request.
  */
+import type { FastifyReply } from "fastify";
+import { AppError } from "./errors.js";
+
 export interface RateLimiter {
   /** counts one request; returns 0 when allowed, else the seconds until the window resets */
   take(key: string): number;
@@ -29,4 +32,13 @@ export function createRateLimiter(perMinute: number, now: () => number = Date.no
       return Math.max(1, Math.ceil((window.start + 60_000 - time) / 1000));
     },
   };
+}
+
+/** counts a request of `key`; past the limit, answers 429 with Retry-After */
+export function enforceRateLimit(limiter: RateLimiter, key: string, reply: FastifyReply): void {
+  const retryAfter = limiter.take(key);
+  if (retryAfter > 0) {
+    reply.header("retry-after", String(retryAfter));
+    throw new AppError("E_RATE_LIMITED_429");
+  }
 }

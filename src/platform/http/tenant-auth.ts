@@ -3,7 +3,7 @@ import Type from "typebox";
 import type { Tenant } from "../../modules/tenants/repo.js";
 import type { TenantActor } from "../audit/audit.js";
 import { AppError } from "./errors.js";
-import type { RateLimiter } from "./rate-limit.js";
+import { enforceRateLimit, type RateLimiter } from "./rate-limit.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -43,11 +43,7 @@ export function requireTenantApiKey(app: FastifyInstance, lookup: ApiKeyLookup, 
     const owner = await lookup(apiKey);
     const tenantName = (request.params as { tenant?: string }).tenant;
     if (owner === undefined || owner.tenant.name !== tenantName) throw new AppError("AUTH_REQUIRED");
-    const retryAfter = limiter.take(`key:${owner.key_id}`);
-    if (retryAfter > 0) {
-      reply.header("retry-after", String(retryAfter));
-      throw new AppError("E_RATE_LIMITED_429");
-    }
+    enforceRateLimit(limiter, `key:${owner.key_id}`, reply);
     request.tenant = owner.tenant;
     request.actor = { tenantId: owner.tenant.id, actor: `api-key:${owner.key_id}`, requestId: request.id };
   });

@@ -25,9 +25,8 @@ export interface IngestOutcome {
   problems: UploadProblem[];
   /** all of them */
   problemCount: number;
-  /** bytes received, and of JSON once decompressed */
+  /** bytes received (as sent, before any decompression) */
   receivedBytes: number;
-  jsonBytes: number;
 }
 
 /** the problems an upload's answer and event list; all are counted */
@@ -148,7 +147,7 @@ export async function ingestBatch(
     if (code !== "Z_DATA_ERROR" && code !== "Z_BUF_ERROR") throw error;
     // not gzip after all: a problem of the upload, answered like any other
     problem({ field: "body", reason: `is not valid gzip (at byte ${receivedBytes})`, claim_index: null });
-    return { root: {}, totalClaims: 0, totalItems, problems, problemCount, receivedBytes, jsonBytes };
+    return { root: {}, totalClaims: 0, totalItems, problems, problemCount, receivedBytes };
   }
   await new Promise<void>((resolve, reject) =>
     spool.end((error?: Error | null) => (error ? reject(error) : resolve())),
@@ -171,7 +170,7 @@ export async function ingestBatch(
       checkRootFields(outcome.root, outcome.claimsPresent, outcome.claims, problem);
     }
   }
-  return { root, totalClaims, totalItems, problems, problemCount, receivedBytes, jsonBytes };
+  return { root, totalClaims, totalItems, problems, problemCount, receivedBytes };
 }
 
 /** the batch's own fields, and its end not before its start */
@@ -182,12 +181,13 @@ function checkRootFields(
   problem: (found: UploadProblem) => void,
 ): void {
   const batchLevel = (field: string, reason: string) => problem({ field, reason, claim_index: null });
-  if (!checkRoot.Check(root))
+  const rootValid = checkRoot.Check(root);
+  if (!rootValid)
     for (const found of fieldProblems(checkRoot.Errors(root) as unknown as SchemaError[], "body"))
       batchLevel(found.field, found.reason);
   if (!claimsPresent) batchLevel("claims", "is required");
   else if (claims === 0) batchLevel("claims", "must hold at least 1 claim");
   const { start_date: start, end_date: end } = root;
-  if (typeof start === "string" && typeof end === "string" && checkRoot.Check(root) && end < start)
+  if (typeof start === "string" && typeof end === "string" && rootValid && end < start)
     batchLevel("end_date", "must not be before start_date");
 }
