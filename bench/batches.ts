@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { writeBatch } from "../scripts/generate-batch.js";
 import { peakRssMb } from "./policy-bulk.js";
-import { ADMIN_TOKEN, freePort, startServer } from "./server.js";
+import { ADMIN_TOKEN, freePort, startServer, stopServer } from "./server.js";
 
 export interface BatchFigure {
   scenario: string;
@@ -122,8 +122,7 @@ export async function benchBatch(): Promise<BatchFigure> {
         outcome: completed === undefined ? "no batch.completed within 10 minutes" : JSON.stringify(completed),
       };
     } finally {
-      server.kill("SIGTERM");
-      await new Promise((resolve) => server.once("exit", resolve));
+      await stopServer(server);
       receiver.closeAllConnections();
       receiver.close();
     }

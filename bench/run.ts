@@ -17,7 +17,7 @@ import { benchBatch } from "./batches.js";
 import { type Figure, figure } from "./figures.js";
 import { benchBulkImports, peakRssMb } from "./policy-bulk.js";
 import { benchPriorAuth } from "./prior-auth.js";
-import { ADMIN_TOKEN, API_KEY, buildOnce, freePort, startServer, TENANT } from "./server.js";
+import { ADMIN_TOKEN, API_KEY, buildOnce, freePort, startServer, stopServer, TENANT } from "./server.js";
 import { benchWebhookDeliveries, benchWebhookDrain } from "./webhooks.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -161,8 +161,7 @@ async function main(): Promise<void> {
       `\n${JSON.stringify({ bench: "http", figures, bulk, webhooks, batch, serverPeakRssMb: peakRssMb(server.pid) })}`,
     );
   } finally {
-    server.kill("SIGTERM");
-    await new Promise((resolve) => server.once("exit", resolve));
+    await stopServer(server);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -54,3 +54,9 @@ export async function startServer(
   child.kill("SIGKILL");
   throw new Error("server did not start");
 }
+
+/** SIGTERM, then wait for the server to exit */
+export async function stopServer(server: ChildProcess): Promise<void> {
+  server.kill("SIGTERM");
+  await new Promise((resolve) => server.once("exit", resolve));
+}

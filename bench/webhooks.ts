@@ -1,19 +1,9 @@
-/**
- * Webhook deliveries to a local receiver (in this process, answering 200 at once), registered as a signed
- * webhook; events are the test events of POST /webhook/:id/test, asked for by 20 concurrent clients.
- * - live: events asked for and delivered at the same time, on the bench's server; deliveries per
- *   second count from the first request to the last delivery, the lag of an event from its 202 to its
- *   arrival;
- * - drain: EVENTS events queued by an API-only server (MIZAN_WORKERS=0), then a server with workers
- *   started on the same data: deliveries per second from the first arrival to the last.
- */
-import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { API_KEY, freePort, startServer, TENANT } from "./server.js";
+import { API_KEY, freePort, startServer, stopServer, TENANT } from "./server.js";
 
 export interface WebhookFigure {
   scenario: string;
@@ -121,11 +111,6 @@ export async function benchWebhookDeliveries(
   }
 }
 
-async function stop(server: ChildProcess): Promise<void> {
-  server.kill("SIGTERM");
-  await new Promise((resolve) => server.once("exit", resolve));
-}
-
 export async function benchWebhookDrain(): Promise<WebhookFigure> {
   const dataDir = mkdtempSync(join(tmpdir(), "mizan-bench-webhooks-"));
   const receiver = await startCountingReceiver();
@@ -138,13 +123,13 @@ export async function benchWebhookDrain(): Promise<WebhookFigure> {
       const webhookId = await registerWebhook(base, headers, receiver.url);
       await askForEvents(base, headers, webhookId);
     } finally {
-      await stop(apiOnly);
+      await stopServer(apiOnly);
     }
     const worker = await startServer(dataDir, port);
     try {
       await receiver.waitFor(EVENTS);
     } finally {
-      await stop(worker);
+      await stopServer(worker);
     }
     const times = [...receiver.arrived.values()];
     const seconds = (Math.max(...times) - Math.min(...times)) / 1000;

@@ -143,11 +143,12 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`MIZAN_PUBLIC_URL must be an http(s) URL (got "${publicUrl}")`);
   }
 
+  const dataDir = resolve(read("MIZAN_DATA_DIR") ?? "./data");
   const config: Config = {
     port,
     host,
     databaseUrl,
-    dataDir: resolve(read("MIZAN_DATA_DIR") ?? "./data"),
+    dataDir,
     bootstrap: {
       tenant,
       mode: oneOf("MIZAN_MODE", TENANT_MODES, "standard"),
@@ -169,7 +170,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxUploadBytes: integer("MIZAN_BATCH_MAX_BYTES", 1024 ** 3, 1024, 16 * 1024 ** 3),
       maxJsonBytes: integer("MIZAN_BATCH_MAX_JSON_BYTES", 4 * 1024 ** 3, 1024, 64 * 1024 ** 3),
       resultsDays: integer("MIZAN_BATCH_RESULTS_DAYS", 7, 1, 365),
-      spoolDir: resolve(read("MIZAN_SPOOL_DIR") ?? join(read("MIZAN_DATA_DIR") ?? "./data", "spool")),
+      spoolDir: resolve(read("MIZAN_SPOOL_DIR") ?? join(dataDir, "spool")),
     },
     tls,
     rateLimit: integer("MIZAN_RATE_LIMIT", 120_000, 0, 100_000_000),

@@ -3,10 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { verify } from "../src/platform/events/signature.js";
 import { TEST_DATABASE_URL, uniqueName } from "./helpers.js";
 import { freePort, serve } from "./processes.js";
-import { startReceiver } from "./webhook-receiver.js";
+import { signedWith, startReceiver } from "./webhook-receiver.js";
 
 describe("webhook delivery across a crash", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "mizan-webhook-crash-"));
@@ -66,12 +65,7 @@ describe("webhook delivery across a crash", () => {
         assert.equal(killed.headers["webhook-id"], eventId);
         assert.equal(delivered.headers["webhook-id"], eventId, "the retry carries the same id");
         assert.equal(delivered.body, killed.body);
-        const headers = {
-          id: eventId,
-          timestamp: String(delivered.headers["webhook-timestamp"]),
-          signature: String(delivered.headers["webhook-signature"]),
-        };
-        assert.ok(verify(secret, headers, delivered.body));
+        assert.ok(signedWith(secret, delivered));
 
         let delivery: { status: string; attempts: { status_code: number | null; error: string | null }[] };
         const deadline = Date.now() + 10_000;

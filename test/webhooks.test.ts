@@ -5,7 +5,7 @@ import { emitEvent, listEvents, type OutboxEvent } from "../src/platform/events/
 import { purgeSettledEvents } from "../src/platform/events/retention.js";
 import { auditActions, startTestApp, type TenantClient, type TestContext } from "./helpers.js";
 import { bulkPatient, createHolder, createPolicy } from "./policy-fixtures.js";
-import { type Answer, type Received, signedWith, startReceiver } from "./webhook-receiver.js";
+import { type Answer, type Received, type Receiver, signedWith, startReceiver } from "./webhook-receiver.js";
 
 const WHSEC = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
@@ -62,8 +62,6 @@ function emit(ctx: TestContext, tenant: TenantClient, event: Partial<OutboxEvent
     }),
   );
 }
-
-const signatureOf = (received: Received, secret: string) => signedWith(secret, received);
 
 describe("webhook registration", () => {
   let ctx: TestContext;
@@ -233,11 +231,11 @@ describe("webhook delivery", () => {
 
   async function withReceiver(
     answer: (n: number) => Answer,
-    test: (url: string, got: Received[]) => Promise<void>,
+    test: (url: string, got: Received[], waitFor: Receiver["waitFor"]) => Promise<void>,
   ) {
     const receiver = await startReceiver(answer);
     try {
-      await test(receiver.url, receiver.received);
+      await test(receiver.url, receiver.received, receiver.waitFor);
     } finally {
       await receiver.close();
     }
@@ -260,8 +258,8 @@ describe("webhook delivery", () => {
       assert.equal(got.headers["webhook-id"], sent.json().event_id);
       assert.ok(Math.abs(Number(got.headers["webhook-timestamp"]) - Date.now() / 1000) < 5);
       assert.match(String(got.headers["webhook-signature"]), /^v1,[A-Za-z0-9+/]+=*$/);
-      assert.ok(signatureOf(got, WHSEC), "the signature verifies with the secret");
-      assert.ok(!signatureOf(got, "whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"), "and not with another");
+      assert.ok(signedWith(WHSEC, got), "the signature verifies with the secret");
+      assert.ok(!signedWith("whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", got), "and not with another");
       assert.deepEqual(Object.keys(got.json), ["event_type", "event_id", "timestamp", "data"]);
       assert.equal(got.json.event_type, "PING");
       assert.equal(got.json.event_id, sent.json().event_id);
@@ -287,17 +285,16 @@ describe("webhook delivery", () => {
   it("signs with the UTF-8 bytes of a plain secret, and sends no signature without one", async () => {
     await withReceiver(
       () => 204,
-      async (url, got) => {
+      async (url, got, waitFor) => {
         const tenant = await ctx.newTenant();
         await register(tenant, { webhook_url: url, hook_type: "POLICY", secret_token: "plain secret ✓" });
         await register(tenant, { webhook_url: url, hook_type: "POLICY" });
         await emit(ctx, tenant);
-        const deadline = Date.now() + 10_000;
-        while (got.length < 2 && Date.now() < deadline) await sleep(20);
+        await waitFor(2, 10_000);
         const signed = got.find((r) => r.headers["webhook-signature"] !== undefined);
         const unsigned = got.find((r) => r.headers["webhook-signature"] === undefined);
         assert.ok(signed && unsigned, "one signed delivery and one unsigned");
-        assert.ok(signatureOf(signed, "plain secret ✓"));
+        assert.ok(signedWith("plain secret ✓", signed));
         assert.equal(
           signed.headers["webhook-id"],
           unsigned.headers["webhook-id"],
@@ -326,7 +323,7 @@ describe("webhook delivery", () => {
           new Set([got[0]?.body]),
           "the same bytes each time",
         );
-        assert.ok(got.every((r) => signatureOf(r, WHSEC)));
+        assert.ok(got.every((r) => signedWith(WHSEC, r)));
 
         assert.equal(delivery?.status, "delivered");
         const attempts = delivery?.attempts ?? [];
@@ -454,13 +451,11 @@ describe("webhook delivery", () => {
   it("sends nothing to a removed webhook, and cancels its pending retries", async () => {
     await withReceiver(
       (n) => (n === 0 ? 500 : 200),
-      async (url, got) => {
+      async (url, got, waitFor) => {
         const tenant = await ctx.newTenant();
         const webhook = await register(tenant, { webhook_url: url, hook_type: "POLICY" });
         await emit(ctx, tenant);
-        await (async () => {
-          while (got.length < 1) await sleep(10);
-        })();
+        await waitFor(1);
         const removed = await tenant.call("DELETE", `/webhook/remove/${webhook.id}`);
         assert.equal(removed.json().is_active, false);
         await emit(ctx, tenant);
@@ -533,7 +528,7 @@ describe("webhook delivery", () => {
   it("delivers the POLICY event of an asynchronous bulk import", async () => {
     await withReceiver(
       () => 200,
-      async (url, got) => {
+      async (url, _got, waitFor) => {
         const tenant = await ctx.newTenant();
         await register(tenant, { webhook_url: url, hook_type: "POLICY", secret_token: WHSEC });
         await createHolder(tenant, "PH-W");
@@ -544,12 +539,12 @@ describe("webhook delivery", () => {
           patients: [bulkPatient("M-W-1"), bulkPatient("M-W-2")],
         });
         assert.equal(accepted.statusCode, 202, accepted.body);
-        const [event] = await receiverEvents(got, 1);
+        const [event] = await waitFor(1);
         assert.equal(event?.json.event_type, "POLICY");
         assert.equal(event?.json.data.type, "BULK_PATIENT_IMPORT");
         assert.equal(event?.json.data.job_id, accepted.json().job_id);
         assert.equal(event?.json.data.created, 2);
-        assert.ok(event && signatureOf(event, WHSEC));
+        assert.ok(event && signedWith(WHSEC, event));
       },
     );
   });
@@ -604,12 +599,3 @@ describe("event retention", () => {
     }
   });
 });
-
-async function receiverEvents(got: Received[], count: number, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (got.length < count) {
-    if (Date.now() > deadline) throw new Error(`got ${got.length} of ${count} deliveries`);
-    await sleep(20);
-  }
-  return got;
-}

@@ -2,8 +2,8 @@ import type { WebhookSettings } from "../../config.js";
 import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db } from "../../platform/db/db.js";
 import { deliveryRepo } from "../../platform/events/deliveries.js";
+import { checkTarget } from "../../platform/events/target-address.js";
 import { AppError } from "../../platform/http/errors.js";
-import { checkTarget } from "../webhooks/service.js";
 import { type SubscriptionRow, subscriptionRepo } from "./repo.js";
 import type { SubscribeInput } from "./schemas.js";
 
@@ -25,7 +25,7 @@ export async function subscribe(
   input: SubscribeInput,
 ): Promise<SubscriptionRow> {
   await checkTarget(
-    { url: input.webhook_url, secret: input.secret ?? null, field: "webhook_url", secretField: "secret" },
+    { url: input.webhook_url, secret: input.secret ?? null, secretField: "secret" },
     settings.denyPrivate,
   );
   return db.transaction(async (tx) => {
@@ -46,7 +46,8 @@ export async function subscribe(
 
 export async function unsubscribe(db: Db, actor: TenantActor, id: string): Promise<SubscriptionRow> {
   return db.transaction(async (tx) => {
-    if ((await subscriptionRepo.find(tx, actor.tenantId, id)) === undefined)
+    const subscription = await subscriptionRepo.find(tx, actor.tenantId, id);
+    if (subscription === undefined)
       throw new AppError("SUBSCRIPTION_NOT_FOUND", `Subscription ${id} not found`);
     if (await deliveryRepo.deactivateSubscription(tx, actor.tenantId, id, "removed"))
       await recordAudit(tx, actor, {
@@ -54,6 +55,7 @@ export async function unsubscribe(db: Db, actor: TenantActor, id: string): Promi
         entityType: "claims-subscription",
         entityKey: id,
       });
-    return (await subscriptionRepo.find(tx, actor.tenantId, id)) as SubscriptionRow;
+    // inactive now, whether this call or an earlier one deactivated it
+    return { ...subscription, status: "inactive" };
   });
 }

@@ -1,4 +1,5 @@
 import Type, { type Static } from "typebox";
+import { DELIVERY_STATUSES } from "../../platform/events/deliveries.js";
 import { HOOK_TYPES } from "../../platform/events/outbox.js";
 import { Enum, Paging, Text } from "../../platform/http/schemas.js";
 
@@ -40,8 +41,6 @@ export const WebhookList = Type.Object({ data: Type.Array(Webhook) });
 export const WebhookIdParams = Type.Object({
   id: Type.Integer({ minimum: 1, description: "the webhook's id" }),
 });
-
-export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "cancelled"] as const;
 
 export const DeliveryQuery = Type.Object({
   status: Type.Optional(Enum(DELIVERY_STATUSES)),

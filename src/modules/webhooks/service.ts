@@ -3,43 +3,14 @@ import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db, Queryable } from "../../platform/db/db.js";
 import { deliveryRepo } from "../../platform/events/deliveries.js";
 import { emitEventTo } from "../../platform/events/outbox.js";
-import { secretProblem } from "../../platform/events/signature.js";
-import { targetAddressProblem } from "../../platform/events/target-address.js";
-import { AppError, refusal } from "../../platform/http/errors.js";
+import { checkTarget } from "../../platform/events/target-address.js";
+import { AppError } from "../../platform/http/errors.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
 import { type WebhookRow, webhookRepo } from "./repo.js";
 import type { DeliveryFilter, WebhookCreateInput, WebhookView } from "./schemas.js";
 
 export function presentWebhook(row: WebhookRow): WebhookView {
   return { ...row, created_at: row.created_at.toISOString() };
-}
-
-/**
- * The target a webhook or a claims subscription may have: an absolute http(s) URL without credentials,
- * on a public address when so configured, and a usable secret (400 naming the fields otherwise).
- */
-export async function checkTarget(
-  target: { url: string; secret: string | null; field: string; secretField: string },
-  denyPrivate: boolean,
-): Promise<void> {
-  let url: URL;
-  try {
-    url = new URL(target.url);
-  } catch {
-    throw refusal("E_BAD_REQUEST_400", [`${target.field} must be an absolute http or https URL`]);
-  }
-  const problems: string[] = [];
-  if (url.protocol !== "http:" && url.protocol !== "https:")
-    problems.push(`${target.field} must be an http or https URL`);
-  else if (url.username !== "" || url.password !== "")
-    problems.push(`${target.field} must not carry credentials (sign with ${target.secretField} instead)`);
-  else {
-    const addressProblem = await targetAddressProblem(url, denyPrivate);
-    if (addressProblem !== undefined) problems.push(`${target.field} ${addressProblem}`);
-  }
-  const secretIssue = target.secret === null ? undefined : secretProblem(target.secret);
-  if (secretIssue !== undefined) problems.push(`${target.secretField}: ${secretIssue}`);
-  if (problems.length > 0) throw refusal("E_BAD_REQUEST_400", problems);
 }
 
 export async function createWebhook(
@@ -49,12 +20,7 @@ export async function createWebhook(
   input: WebhookCreateInput,
 ): Promise<WebhookRow> {
   await checkTarget(
-    {
-      url: input.webhook_url,
-      secret: input.secret_token ?? null,
-      field: "webhook_url",
-      secretField: "secret_token",
-    },
+    { url: input.webhook_url, secret: input.secret_token ?? null, secretField: "secret_token" },
     settings.denyPrivate,
   );
   return db.transaction(async (tx) => {
@@ -90,7 +56,7 @@ async function requireWebhook(db: Queryable, tenantId: number, id: number): Prom
 /** deactivates the webhook and cancels what was still to reach it; removing it again changes nothing */
 export function removeWebhook(db: Db, actor: TenantActor, id: number): Promise<WebhookRow> {
   return db.transaction(async (tx) => {
-    await requireWebhook(tx, actor.tenantId, id);
+    const webhook = await requireWebhook(tx, actor.tenantId, id);
     if (await deliveryRepo.deactivateWebhook(tx, actor.tenantId, id, "removed")) {
       await recordAudit(tx, actor, {
         action: "webhook.remove",
@@ -98,7 +64,8 @@ export function removeWebhook(db: Db, actor: TenantActor, id: number): Promise<W
         entityKey: String(id),
       });
     }
-    return requireWebhook(tx, actor.tenantId, id);
+    // inactive now, whether this call or an earlier one deactivated it
+    return { ...webhook, is_active: false };
   });
 }
 

@@ -33,8 +33,9 @@ const PREPARE_AFTER_USES = 2;
 
 export function createStatementCache(pg: PGlite) {
   const names = new Map<string, Promise<string | undefined>>();
-  /** texts run inside transactions, and the names of those already prepared */
+  /** texts run inside transactions (how often), those now due for preparing, and the names of those prepared */
   const seenInTransactions = new Map<string, number>();
+  const due: string[] = [];
   const ready = new Map<string, string>();
 
   const nameFor = (text: string): Promise<string | undefined> => {
@@ -84,7 +85,11 @@ export function createStatementCache(pg: PGlite) {
     ): Promise<T[] | undefined> {
       const name = ready.get(text);
       if (name === undefined) {
-        if (!names.has(text)) seenInTransactions.set(text, (seenInTransactions.get(text) ?? 0) + 1);
+        if (!names.has(text)) {
+          const uses = (seenInTransactions.get(text) ?? 0) + 1;
+          seenInTransactions.set(text, uses);
+          if (uses === PREPARE_AFTER_USES) due.push(text);
+        }
         return undefined;
       }
       const literals = params.map(sqlLiteral);
@@ -94,8 +99,7 @@ export function createStatementCache(pg: PGlite) {
 
     /** prepares what transactions ran often enough; call it outside transactions */
     async prepareSeen(): Promise<void> {
-      for (const [text, uses] of seenInTransactions) {
-        if (uses < PREPARE_AFTER_USES) continue;
+      for (let text = due.shift(); text !== undefined; text = due.shift()) {
         seenInTransactions.delete(text);
         await nameFor(text);
       }

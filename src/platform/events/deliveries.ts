@@ -1,7 +1,8 @@
 import type { Queryable } from "../db/db.js";
 import { selectPage } from "../db/sql.js";
 
-export type DeliveryStatus = "pending" | "delivered" | "failed" | "cancelled";
+export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "cancelled"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** a delivery with what its attempt sends: the stored event and the webhook it goes to */
 export interface DeliveryToAttempt {
@@ -23,6 +24,8 @@ export interface DeliveryToAttempt {
   target_url: string;
   target_secret: string | null;
   target_active: boolean;
+  /** when the earliest delivery of the same subject to the same target that is still pending is due */
+  earlier_due: Date | null;
 }
 
 export interface AttemptRecord {
@@ -55,12 +58,43 @@ export interface AttemptRow {
   next_attempt_at: Date | null;
 }
 
-/** what was still to reach a target that is gone */
-async function cancelPendingOf(tx: Queryable, target: "webhook_id" | "subscription_id", id: number | string) {
+/** what was still to be delivered: of a target that is gone, or one delivery (column "id") */
+async function cancelPendingOf(
+  tx: Queryable,
+  column: "webhook_id" | "subscription_id" | "id",
+  id: number | string,
+) {
   await tx.query(
-    `UPDATE event_deliveries SET status = 'cancelled', completed_at = now() WHERE ${target} = $1 AND status = 'pending'`,
+    `UPDATE event_deliveries SET status = 'cancelled', completed_at = now() WHERE ${column} = $1 AND status = 'pending'`,
     [id],
   );
+}
+
+/** a pending earlier delivery of the same subject to the same target (each kind of target has its index) */
+const EARLIER_DUE = (target: "webhook_id" | "subscription_id") =>
+  `(SELECT p.next_attempt_at FROM event_deliveries p
+    WHERE p.${target} = d.${target} AND p.subject = d.subject AND p.event_seq < d.event_seq AND p.status = 'pending'
+    ORDER BY p.event_seq LIMIT 1)`;
+
+const DEACTIVATE = {
+  webhook_id: `UPDATE webhooks SET is_active = false, deactivated_at = now(), deactivated_reason = $3
+               WHERE tenant_id = $1 AND id = $2 AND is_active RETURNING id`,
+  subscription_id: `UPDATE claims_subscriptions SET status = 'inactive', deactivated_reason = $3
+                    WHERE tenant_id = $1 AND id = $2 AND status = 'active' RETURNING id`,
+} as const;
+
+/** deactivates a target and cancels what was still to reach it; false when it was inactive already */
+async function deactivate(
+  tx: Queryable,
+  target: keyof typeof DEACTIVATE,
+  tenantId: number,
+  id: number | string,
+  reason: "removed" | "gone",
+): Promise<boolean> {
+  const changed = await tx.query(DEACTIVATE[target], [tenantId, id, reason]);
+  if (changed.length === 0) return false;
+  await cancelPendingOf(tx, target, id);
+  return true;
 }
 
 export const deliveryRepo = {
@@ -70,25 +104,14 @@ export const deliveryRepo = {
               d.subscription_id, e.id AS event_id, e.event_type, e.created_at AS event_created_at,
               e.data::text AS data, COALESCE(w.webhook_url, s.webhook_url) AS target_url,
               COALESCE(w.secret_token, s.secret) AS target_secret,
-              COALESCE(w.is_active, s.status = 'active') AS target_active
+              COALESCE(w.is_active, s.status = 'active') AS target_active,
+              COALESCE(${EARLIER_DUE("webhook_id")}, ${EARLIER_DUE("subscription_id")}) AS earlier_due
        FROM event_deliveries d JOIN events e ON e.id = d.event_id
        LEFT JOIN webhooks w ON w.id = d.webhook_id LEFT JOIN claims_subscriptions s ON s.id = d.subscription_id
        WHERE d.id = $1`,
       [deliveryId],
     );
     return rows[0];
-  },
-
-  /** when the earliest delivery of the same subject to the same target that is still pending is due */
-  async findEarlierPending(db: Queryable, delivery: DeliveryToAttempt): Promise<Date | undefined> {
-    const target = delivery.webhook_id === null ? "subscription_id" : "webhook_id";
-    const rows = await db.query<{ next_attempt_at: Date }>(
-      `SELECT next_attempt_at FROM event_deliveries
-       WHERE ${target} = $1 AND subject = $2 AND event_seq < $3 AND status = 'pending'
-       ORDER BY event_seq LIMIT 1`,
-      [delivery.webhook_id ?? delivery.subscription_id, delivery.subject, delivery.event_seq],
-    );
-    return rows[0]?.next_attempt_at;
   },
 
   /**
@@ -141,49 +164,22 @@ export const deliveryRepo = {
     );
   },
 
-  async cancel(db: Queryable, deliveryId: number): Promise<void> {
-    await db.query(
-      `UPDATE event_deliveries SET status = 'cancelled', completed_at = now() WHERE id = $1 AND status = 'pending'`,
-      [deliveryId],
-    );
-  },
+  cancel: (db: Queryable, deliveryId: number): Promise<void> => cancelPendingOf(db, "id", deliveryId),
 
   /**
    * Deactivates a webhook (removed by its tenant, or gone: the receiver answered 410) and cancels what
    * was still to be delivered to it. False when it was inactive already.
    */
+  deactivateWebhook: (tx: Queryable, tenantId: number, webhookId: number, reason: "removed" | "gone") =>
+    deactivate(tx, "webhook_id", tenantId, webhookId, reason),
+
   /** a claims subscription, likewise */
-  async deactivateSubscription(
+  deactivateSubscription: (
     tx: Queryable,
     tenantId: number,
     subscriptionId: string,
     reason: "removed" | "gone",
-  ): Promise<boolean> {
-    const changed = await tx.query(
-      `UPDATE claims_subscriptions SET status = 'inactive', deactivated_reason = $3
-       WHERE tenant_id = $1 AND id = $2 AND status = 'active' RETURNING id`,
-      [tenantId, subscriptionId, reason],
-    );
-    if (changed.length === 0) return false;
-    await cancelPendingOf(tx, "subscription_id", subscriptionId);
-    return true;
-  },
-
-  async deactivateWebhook(
-    tx: Queryable,
-    tenantId: number,
-    webhookId: number,
-    reason: "removed" | "gone",
-  ): Promise<boolean> {
-    const changed = await tx.query(
-      `UPDATE webhooks SET is_active = false, deactivated_at = now(), deactivated_reason = $3
-       WHERE tenant_id = $1 AND id = $2 AND is_active RETURNING id`,
-      [tenantId, webhookId, reason],
-    );
-    if (changed.length === 0) return false;
-    await cancelPendingOf(tx, "webhook_id", webhookId);
-    return true;
-  },
+  ) => deactivate(tx, "subscription_id", tenantId, subscriptionId, reason),
 
   /** a webhook's deliveries, newest first, each with every attempt */
   async findPageForWebhook(

@@ -116,14 +116,11 @@ async function attemptDelivery(job: DeliveryJobData, context: JobContext, settin
   if (delivery === undefined || delivery.status !== "pending" || delivery.attempts !== job.attempt - 1)
     return;
   if (!delivery.target_active) return deliveryRepo.cancel(db, delivery.id);
-  if (delivery.subject !== null) {
-    const earlierDue = await deliveryRepo.findEarlierPending(db, delivery);
-    if (earlierDue !== undefined) {
-      // an earlier event of the same subject is still to reach this webhook: wait behind it
-      const startAfter = new Date(Math.max(earlierDue.getTime(), Date.now()) + BEHIND_IN_FLIGHT_MS);
-      await context.jobs.send(db, DELIVERY_QUEUE, job, { startAfter });
-      return;
-    }
+  if (delivery.earlier_due !== null) {
+    // an earlier event of the same subject is still to reach this target: wait behind it
+    const startAfter = new Date(Math.max(delivery.earlier_due.getTime(), Date.now()) + BEHIND_IN_FLIGHT_MS);
+    await context.jobs.send(db, DELIVERY_QUEUE, job, { startAfter });
+    return;
   }
   if (context.attempt > 0) await deliveryRepo.recordInterrupted(db, delivery.id, job.attempt);
   const body = envelopeOf(delivery);

@@ -18,14 +18,7 @@ export type HookType = (typeof HOOK_TYPES)[number];
  * the hook types an event is emitted under (CLAIM, PRE_AUTH and BOTH select by the request's transaction
  * type; PING is the test event, sent to one webhook)
  */
-export type EventHookType =
-  | "POLICY"
-  | "PRE_AUTH_RESULT"
-  | "COMMUNICATION"
-  | "REOPENED"
-  | "REFERRED"
-  | "PING"
-  | "CLAIMS_BATCH";
+export type EventHookType = Exclude<HookType, "CLAIM" | "PRE_AUTH" | "BOTH"> | "PING" | "CLAIMS_BATCH";
 
 export const DELIVERY_QUEUE = "event-delivery";
 

@@ -18,7 +18,7 @@ export function secretProblem(secret: string): string | undefined {
   return undefined;
 }
 
-export function signingKey(secret: string): Buffer {
+function signingKey(secret: string): Buffer {
   return secret.startsWith(WHSEC) ? Buffer.from(secret.slice(WHSEC.length), "base64") : Buffer.from(secret);
 }
 

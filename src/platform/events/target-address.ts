@@ -1,5 +1,7 @@
 import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
+import { refusal } from "../http/errors.js";
+import { secretProblem } from "./signature.js";
 
 /**
  * Where webhook targets may point. By default anywhere (an insurer's own systems are often internal);
@@ -58,4 +60,33 @@ export async function targetAddressProblem(url: URL, denyPrivate: boolean): Prom
   return refused === undefined
     ? undefined
     : `resolves to ${refused}, a loopback or private address (MIZAN_WEBHOOK_DENY_PRIVATE is on)`;
+}
+
+/**
+ * The target a webhook or a claims subscription may have (`webhook_url` in both): an absolute http(s) URL
+ * without credentials, on a public address when so configured, and a usable secret (400 naming the fields
+ * otherwise).
+ */
+export async function checkTarget(
+  target: { url: string; secret: string | null; secretField: string },
+  denyPrivate: boolean,
+): Promise<void> {
+  let url: URL;
+  try {
+    url = new URL(target.url);
+  } catch {
+    throw refusal("E_BAD_REQUEST_400", ["webhook_url must be an absolute http or https URL"]);
+  }
+  const problems: string[] = [];
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    problems.push("webhook_url must be an http or https URL");
+  else if (url.username !== "" || url.password !== "")
+    problems.push(`webhook_url must not carry credentials (sign with ${target.secretField} instead)`);
+  else {
+    const addressProblem = await targetAddressProblem(url, denyPrivate);
+    if (addressProblem !== undefined) problems.push(`webhook_url ${addressProblem}`);
+  }
+  const secretIssue = target.secret === null ? undefined : secretProblem(target.secret);
+  if (secretIssue !== undefined) problems.push(`${target.secretField}: ${secretIssue}`);
+  if (problems.length > 0) throw refusal("E_BAD_REQUEST_400", problems);
 }
