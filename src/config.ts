@@ -29,6 +29,8 @@ export interface Config {
   /** requests per minute per credential; 0 = off */
   rateLimit: number;
   logLevel: LogLevel;
+  /** whether GET /metrics is served */
+  metrics: boolean;
 }
 
 /** how webhook deliveries are made and retried (CONTRACT.md section 7) */
@@ -49,8 +51,13 @@ export interface WebhookSettings {
 export interface BatchSettings {
   /** an upload's body (as sent, compressed or not) may not exceed this many bytes */
   maxUploadBytes: number;
-  /** nor its JSON, once decompressed (the guard against gzip bombs) */
+  /** nor its JSON, once decompressed (the absolute guard against gzip bombs) */
   maxJsonBytes: number;
+  /**
+   * past INFLATE_RATIO_FLOOR_BYTES of JSON, the JSON may not exceed this many times the bytes received:
+   * a bomb (about 1,000:1) is refused after its first megabytes, a real batch (about 10:1) passes
+   */
+  maxInflateRatio: number;
   /** results stay available this many days after a batch completes, then are purged */
   resultsDays: number;
   /** where accepted batches wait for their analysis: every API node and worker must see the same one */
@@ -169,12 +176,14 @@ export function loadConfig(env: Env = process.env): Config {
     batches: {
       maxUploadBytes: integer("MIZAN_BATCH_MAX_BYTES", 1024 ** 3, 1024, 16 * 1024 ** 3),
       maxJsonBytes: integer("MIZAN_BATCH_MAX_JSON_BYTES", 4 * 1024 ** 3, 1024, 64 * 1024 ** 3),
+      maxInflateRatio: integer("MIZAN_BATCH_MAX_INFLATE_RATIO", 100, 2, 100_000),
       resultsDays: integer("MIZAN_BATCH_RESULTS_DAYS", 7, 1, 365),
       spoolDir: resolve(read("MIZAN_SPOOL_DIR") ?? join(dataDir, "spool")),
     },
     tls,
     rateLimit: integer("MIZAN_RATE_LIMIT", 120_000, 0, 100_000_000),
     logLevel: oneOf("LOG_LEVEL", LOG_LEVELS, "info"),
+    metrics: oneOf("MIZAN_METRICS", ["0", "1"] as const, "1") === "1",
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -29,7 +29,7 @@ describe("configuration", () => {
     assert.equal(config.tls, undefined);
     assert.deepEqual(
       { ...config.batches, spoolDir: config.batches.spoolDir.endsWith("/data/spool") },
-      { maxUploadBytes: 1024 ** 3, maxJsonBytes: 4 * 1024 ** 3, resultsDays: 7, spoolDir: true },
+      { maxUploadBytes: 1024 ** 3, maxJsonBytes: 4 * 1024 ** 3, maxInflateRatio: 100, resultsDays: 7, spoolDir: true },
     );
     assert.equal(config.rateLimit, 120_000);
     assert.equal(config.logLevel, "info");
@@ -53,6 +53,8 @@ describe("configuration", () => {
       MIZAN_WEBHOOK_RETRY_WINDOW_S: "3600",
       MIZAN_EVENT_RETENTION_DAYS: "7",
       MIZAN_RATE_LIMIT: "0",
+      MIZAN_BATCH_MAX_INFLATE_RATIO: "40",
+      MIZAN_METRICS: "0",
       LOG_LEVEL: "warn",
     });
     assert.equal(config.port, 9000);
@@ -67,6 +69,8 @@ describe("configuration", () => {
       retentionDays: 7,
     });
     assert.equal(config.rateLimit, 0);
+    assert.equal(config.batches.maxInflateRatio, 40);
+    assert.equal(config.metrics, false);
   });
 
   it("reports every problem at once, naming the variable", () => {

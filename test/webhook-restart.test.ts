@@ -80,7 +80,7 @@ describe("webhook delivery across a crash", () => {
             [null, true],
             [200, false],
           ],
-          "the interrupted run is on the record, then the attempt that succeeded",
+          `the interrupted run is on the record, then the attempt that succeeded: ${JSON.stringify(delivery.attempts)}`,
         );
       } finally {
         second.child.kill("SIGTERM");

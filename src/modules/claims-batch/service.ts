@@ -92,6 +92,7 @@ export async function submitBatch(
       spoolPath,
       maxUploadBytes: settings.maxUploadBytes,
       maxJsonBytes: settings.maxJsonBytes,
+      maxInflateRatio: settings.maxInflateRatio,
     });
   } catch (error) {
     if (error instanceof UploadTooLarge) throw new AppError("BATCH_TOO_LARGE", error.message);

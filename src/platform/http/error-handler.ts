@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { pgErrorOf } from "../db/db.js";
 import { AppError, type ErrorCode, type ErrorShape } from "./errors.js";
 import { describeValidationErrors } from "./validation.js";
 
@@ -41,12 +42,21 @@ const BATCH_CODES: Partial<Record<ErrorCode, string>> = {
   E_ROUTE_NOT_FOUND_404: "NOT_FOUND",
 };
 
+/** SQLSTATE class 22: a value out of range, too long, or not valid for its type */
+const DATA_EXCEPTION = "22";
+const UNSTORABLE_VALUE = "a value of the request is out of range or cannot be stored";
+
 /** Normalizes anything thrown into an AppError; returns undefined for unexpected failures (5xx). */
 export function toAppError(error: FastifyError | AppError, shape: ErrorShape): AppError | undefined {
   if (error instanceof AppError) return error;
   if (error.validation) {
     const details = describeValidationErrors(error.validation as never, error.validationContext);
     return new AppError(VALIDATION_CODE[shape], details[0] ?? undefined, details);
+  }
+  if (pgErrorOf(error)?.code.startsWith(DATA_EXCEPTION)) {
+    // validation bounds what reaches SQL; a value it let through that the database still cannot hold is
+    // the client's input all the same, not a failure of the service
+    return new AppError("E_BAD_REQUEST_400", UNSTORABLE_VALUE, [UNSTORABLE_VALUE]);
   }
   const status = error.statusCode ?? 500;
   if (status >= 500 || status < 400) return undefined;
@@ -89,6 +99,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     const shape = shapeOf(request);
     const appError = toAppError(error, shape);
+    if (pgErrorOf(error) !== undefined && appError?.code === "E_BAD_REQUEST_400")
+      request.log.warn({ err: error }, "input that validation let through was refused by the database");
     if (appError === undefined) {
       request.log.error({ err: error }, "unexpected failure");
       const internal = new AppError("E_INTERNAL_500");

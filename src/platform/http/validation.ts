@@ -63,16 +63,78 @@ for (const [name, format] of Object.entries(FORMATS)) Format.Set(name, format.ch
  * fields are ignored, as clients of the vendor API send extra fields, and removed from what passes.
  */
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
+  boundIntegers(schema);
   const check = Compile(schema);
   const clean = compileCleaner(schema);
   const convert = httpPart !== "body";
   return (input: unknown) => {
     const value = convert ? convertUrlValues(schema, input) : input;
+    if (!check.Check(value)) return { error: check.Errors(value) as never };
     // fields the schema does not name are dropped, so no handler ever sees (or writes) them
-    if (check.Check(value)) return { value: clean(value) };
-    return { error: check.Errors(value) as never };
+    const cleaned = clean(value);
+    const unstorable = unstorableTextErrors(cleaned);
+    return unstorable.length === 0 ? { value: cleaned } : { error: unstorable as never };
   };
 };
+
+/** the range of PostgreSQL's integer, which every integer the API takes is stored in */
+export const INTEGER_RANGE = { minimum: -2_147_483_648, maximum: 2_147_483_647 } as const;
+
+/**
+ * Gives every integer of a request schema the database's range where it sets none, so an id of
+ * 99999999999999999999999 is refused by name instead of overflowing in SQL. The schema itself changes,
+ * so OpenAPI documents the same bounds.
+ */
+function boundIntegers(schema: TSchema): void {
+  const pending: Record<string, unknown>[] = [schema as Record<string, unknown>];
+  for (let shape = pending.pop(); shape !== undefined; shape = pending.pop()) {
+    if (shape.type === "integer") {
+      shape.minimum ??= INTEGER_RANGE.minimum;
+      shape.maximum ??= INTEGER_RANGE.maximum;
+    }
+    const children = [
+      ...Object.values(shape.properties ?? {}),
+      ...Object.values(shape.patternProperties ?? {}),
+      shape.items,
+      shape.additionalProperties,
+      shape.not,
+      ...[shape.anyOf, shape.allOf, shape.oneOf].flatMap((list) => (Array.isArray(list) ? list : [])),
+    ];
+    for (const child of children)
+      if (typeof child === "object" && child !== null) pending.push(child as Record<string, unknown>);
+  }
+}
+
+/** NUL (which PostgreSQL cannot store in text), and UTF-16 halves without their pair (in `u` mode a pair is one character) */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what is looked for
+const UNSTORABLE_TEXT = /\u0000|[\ud800-\udfff]/u;
+
+/**
+ * Strings a request may not carry anywhere, in any field, path parameter or query value, as schema
+ * errors that name the field. Walked without recursion, so no nesting depth can overflow the stack.
+ */
+export function unstorableTextErrors(value: unknown): SchemaError[] {
+  const errors: SchemaError[] = [];
+  const pending: [unknown, string][] = [[value, ""]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [node, path] = next;
+    if (typeof node === "string") {
+      if (UNSTORABLE_TEXT.test(node))
+        errors.push({
+          keyword: "unstorable",
+          instancePath: path,
+          params: {},
+          message: "must not contain NUL characters or unpaired surrogates",
+        });
+    } else if (Array.isArray(node)) {
+      for (const [index, item] of node.entries()) pending.push([item, `${path}/${index}`]);
+    } else if (typeof node === "object" && node !== null) {
+      for (const [key, item] of Object.entries(node))
+        pending.push([item, `${path}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`]);
+    }
+  }
+  return errors;
+}
 
 type Cleaner = (value: unknown) => unknown;
 const keep: Cleaner = (value) => value;

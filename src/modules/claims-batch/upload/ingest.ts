@@ -42,16 +42,43 @@ export const BatchRoot = Type.Object({
 const checkClaim = Compile(BatchClaim);
 const checkRoot = Compile(BatchRoot);
 
+/** below this much JSON any inflation is accepted: the ratio guard needs a sample before it judges */
+export const INFLATE_RATIO_FLOOR_BYTES = 64 * 1024 ** 2;
+
+const TOO_LARGE = {
+  body: (limit: number) => `the upload exceeds ${limit} bytes`,
+  json: (limit: number) => `the batch exceeds ${limit} bytes of JSON`,
+  ratio: (limit: number) =>
+    `the upload inflates to more than ${limit} times its compressed size (MIZAN_BATCH_MAX_INFLATE_RATIO)`,
+};
+
 export class UploadTooLarge extends Error {
-  constructor(
-    readonly limit: "body" | "json",
-    readonly bytes: number,
-  ) {
-    super(
-      limit === "body" ? `the upload exceeds ${bytes} bytes` : `the batch exceeds ${bytes} bytes of JSON`,
-    );
+  constructor(limit: keyof typeof TOO_LARGE, bound: number) {
+    super(TOO_LARGE[limit](bound));
     this.name = "UploadTooLarge";
   }
+}
+
+/** what is left of a refused upload is read and dropped, so its client reads the answer instead of a reset */
+const DRAIN_AT_MOST = { bytes: 64 * 1024 ** 2, ms: 10_000 };
+
+async function drain(body: Readable): Promise<void> {
+  if (body.readableEnded || body.destroyed) return;
+  let drained = 0;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      body.off("data", count);
+      resolve();
+    };
+    const count = (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > DRAIN_AT_MOST.bytes) done();
+    };
+    const timer = setTimeout(done, DRAIN_AT_MOST.ms);
+    body.on("data", count).once("end", done).once("error", done).once("close", done);
+    body.resume();
+  });
 }
 
 const NEWLINE = 0x0a;
@@ -74,7 +101,13 @@ function oneLine(bytes: Buffer): Buffer {
  */
 export async function ingestBatch(
   body: Readable,
-  options: { gzip: boolean; spoolPath: string; maxUploadBytes: number; maxJsonBytes: number },
+  options: {
+    gzip: boolean;
+    spoolPath: string;
+    maxUploadBytes: number;
+    maxJsonBytes: number;
+    maxInflateRatio: number;
+  },
 ): Promise<IngestOutcome> {
   const problems: UploadProblem[] = [];
   let problemCount = 0;
@@ -115,15 +148,22 @@ export async function ingestBatch(
       else done(null, chunk);
     },
   });
-  const stages: (NodeJS.ReadableStream | NodeJS.WritableStream)[] = [body, counted];
+  // the request itself stays out of the pipeline, which would destroy it (and reset its client) on error
+  body.pipe(counted);
+  body.once("error", (error) => counted.destroy(error));
+  const stages: (NodeJS.ReadableStream | NodeJS.WritableStream)[] = [counted];
   if (options.gzip) stages.push(createGunzip({ chunkSize: 256 * 1024 }));
   const source = stages.at(-1) as unknown as AsyncIterable<Buffer>;
-  const piped = pipeline(stages as never).catch((error: unknown) => error);
+  const piped = (stages.length > 1 ? pipeline(stages as never) : Promise.resolve()).catch(
+    (error: unknown) => error,
+  );
   let syntaxError: BatchSyntaxError | undefined;
   try {
     for await (const chunk of source) {
       jsonBytes += chunk.length;
       if (jsonBytes > options.maxJsonBytes) throw new UploadTooLarge("json", options.maxJsonBytes);
+      if (jsonBytes > INFLATE_RATIO_FLOOR_BYTES && jsonBytes > options.maxInflateRatio * receivedBytes)
+        throw new UploadTooLarge("ratio", options.maxInflateRatio);
       if (syntaxError !== undefined) continue; // read to the end, so the answer reaches the client
       try {
         splitter.write(chunk);
@@ -140,9 +180,10 @@ export async function ingestBatch(
     const failed = await piped;
     if (failed !== undefined) throw failed;
   } catch (error) {
+    body.unpipe(counted);
     for (const stage of stages) (stage as Readable).destroy?.();
     spool.destroy();
-    await rm(options.spoolPath, { force: true });
+    await Promise.all([rm(options.spoolPath, { force: true }), drain(body)]);
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "Z_DATA_ERROR" && code !== "Z_BUF_ERROR") throw error;
     // not gzip after all: a problem of the upload, answered like any other
