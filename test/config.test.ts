@@ -29,7 +29,13 @@ describe("configuration", () => {
     assert.equal(config.tls, undefined);
     assert.deepEqual(
       { ...config.batches, spoolDir: config.batches.spoolDir.endsWith("/data/spool") },
-      { maxUploadBytes: 1024 ** 3, maxJsonBytes: 4 * 1024 ** 3, maxInflateRatio: 100, resultsDays: 7, spoolDir: true },
+      {
+        maxUploadBytes: 1024 ** 3,
+        maxJsonBytes: 4 * 1024 ** 3,
+        maxInflateRatio: 100,
+        resultsDays: 7,
+        spoolDir: true,
+      },
     );
     assert.equal(config.rateLimit, 120_000);
     assert.equal(config.logLevel, "info");
