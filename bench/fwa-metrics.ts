@@ -53,6 +53,33 @@ export const recall = (truePositives: number, falseNegatives: number): number =>
  * ROC-AUC, exactly: the Mann-Whitney U of the positives' mid-ranks among all scores, over nPos * nNeg (a tie
  * between a positive and a negative counts a half). NaN when either side is empty.
  */
+/**
+ * Average precision (the area under the precision-recall curve, as a step function): the precision at each
+ * distinct score from the top, weighed by the share of positives it adds (tied scores enter together).
+ * NaN without positives.
+ */
+export function averagePrecision(positives: ArrayLike<number>, negatives: ArrayLike<number>): number {
+  const scored = [
+    ...Array.from(positives, (score) => ({ score, positive: true })),
+    ...Array.from(negatives, (score) => ({ score, positive: false })),
+  ].sort((a, b) => b.score - a.score);
+  if (positives.length === 0) return Number.NaN;
+  let truePositives = 0;
+  let seen = 0;
+  let area = 0;
+  for (let i = 0; i < scored.length; ) {
+    let added = 0;
+    const score = scored[i]?.score;
+    for (; i < scored.length && scored[i]?.score === score; i += 1) {
+      seen += 1;
+      if (scored[i]?.positive) added += 1;
+    }
+    truePositives += added;
+    area += (added / positives.length) * (truePositives / seen);
+  }
+  return area;
+}
+
 export function rocAuc(positives: ArrayLike<number>, negatives: ArrayLike<number>): number {
   const pos = Float64Array.from(positives).sort();
   const neg = Float64Array.from(negatives).sort();

@@ -3,6 +3,7 @@
  * item: the rules that reject, then the statistics that flag. Their sensitivity is in sensitivity.ts.
  */
 import { RULE_DETECTORS } from "./rules.js";
+import { providerExposureDetector } from "./stats-exposure.js";
 import { memberPatterns } from "./stats-members.js";
 import { providerProfiles } from "./stats-providers.js";
 import { priceOutliers, quantityOutliers } from "./stats-service.js";
@@ -20,6 +21,7 @@ export const STATISTICAL_DETECTORS: readonly Detector[] = Object.freeze([
   sameDaySplits,
   memberPatterns,
   providerProfiles,
+  providerExposureDetector,
   upcoding,
 ]);
 

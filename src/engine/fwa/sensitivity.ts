@@ -53,13 +53,17 @@ export const STAY = {
   minRatio: 2,
   /** ... and at least this many days longer */
   minExcessDays: 2,
-  /** stays are few and gated by ratio and excess days, so a lower z suffices than for prices */
-  curve: { min: 2, half: 2.5, width: 0.4 } satisfies ScoreCurve,
   /**
-   * log2(stay / the group's upper quartile, at least 1 day): nothing below 1.5 times, 0.5 at 1.87 times, 0.66
-   * at twice the upper quartile (the longest of three stays in four), 0.95 at 2.55 times
+   * stays are gated by ratio and excess days; half at z 3.8 because real inpatient claims hold many stays of
+   * two to three times their diagnosis' median (at half 2.5, 7 % of 40,474 real claims were flagged for their
+   * stay, no more often at providers under investigation than at others)
    */
-  pastUpperQuartile: { min: 0.58, half: 0.9, width: 0.15 } satisfies ScoreCurve,
+  curve: { min: 2, half: 3.8, width: 0.4 } satisfies ScoreCurve,
+  /**
+   * log2(stay / the group's upper quartile, at least 1 day): nothing below 1.5 times, 0.26 at twice the upper
+   * quartile (the longest of three stays in four), 0.5 at 2.46 times, 0.87 at 3 times
+   */
+  pastUpperQuartile: { min: 0.58, half: 1.3, width: 0.15 } satisfies ScoreCurve,
 } as const;
 
 /** the same member and service within days at different providers (FWA-DUP-01) */
@@ -182,4 +186,49 @@ export const UPCODING = {
   /** the provider's share must exceed the peers' median share by this much */
   minExcess: 0.2,
   curve: { min: 2.5, half: 3.5, width: 0.5 } satisfies ScoreCurve,
+} as const;
+
+/**
+ * The audit ranking of providers and members (rankings.ts): a logistic score of weighed terms, each in
+ * logit units. The provider weights were set on the tune half of the real labelled providers (their ids'
+ * SHA-256 even) and are reported on the other half (`npm run bench:fwa:real`); the member weights are set
+ * by hand, since no member labels exist.
+ */
+export const RANKING = {
+  /** pseudo-claims at the batch's mean that an entity's mean is shrunk toward (one long stay proves little) */
+  shrinkClaims: 5,
+  /** a term is a reason when it adds at least this to the logit */
+  reasonFrom: 0.25,
+  provider: {
+    /** the logit of a provider at the batch's average on every term */
+    base: -0.4,
+    /** per unit of ln(claims / the batch's average per provider) */
+    volume: 1.75,
+    /** per batch standard deviation of its (shrunk) mean ln(1 + stay days) */
+    stay: 0.35,
+    /** per batch standard deviation of its (shrunk) mean ln(1 + cost per stay day) */
+    costPerDay: 0.6,
+    /** per unit of flagged share above the batch's */
+    flags: 2,
+    /** per unit of the provider-profile detector's score */
+    profile: 2,
+  },
+  member: {
+    base: -2,
+    volume: 1,
+    flags: 3,
+    /** per unit of ln(distinct providers) */
+    providers: 1,
+    pattern: 3,
+  },
+} as const;
+
+/** the provider exposure finding on every claim of a high-exposure provider (FWA-PROV-02) */
+export const EXPOSURE = {
+  /** the exposure (the sigmoid of RANKING.provider's base, volume, stay and cost terms) from which it is reported */
+  from: 0.8,
+  /** its score there, rising linearly to `most` at exposure 1: below the default flag threshold, so it
+   *  flags a claim only with other evidence */
+  least: 0.25,
+  most: 0.45,
 } as const;

@@ -8,6 +8,7 @@ import type { BatchSettings } from "../../config.js";
 import { analyzeBatch } from "../../engine/fwa/analyze.js";
 import { createColumnarBuilder } from "../../engine/fwa/columnar.js";
 import { FWA_DETECTORS } from "../../engine/fwa/detectors.js";
+import { type EntityRanking, rankMembers, rankProviders } from "../../engine/fwa/rankings.js";
 import { type ClaimResult, claimResult } from "../../engine/fwa/results.js";
 import type { BatchDecisions, ColumnarBatchView } from "../../engine/fwa/types.js";
 import { recordAudit } from "../../platform/audit/audit.js";
@@ -15,7 +16,7 @@ import type { Db } from "../../platform/db/db.js";
 import type { JobContext, JobDefinition } from "../../platform/jobs/queue.js";
 import { fwaFlagThreshold } from "../adjudication-settings/repo.js";
 import type { BatchClaimInput } from "./claim.js";
-import { type BatchRow, batchRepo, RESULT_PAGE_CLAIMS, type ResultView } from "./repo.js";
+import { type BatchRow, batchRepo, type RankingView, RESULT_PAGE_CLAIMS, type ResultView } from "./repo.js";
 import { ANALYSIS_QUEUE, emitForBatch, estimatedCompletion } from "./service.js";
 
 const gzipAsync = promisify(gzip);
@@ -64,6 +65,28 @@ function progressReporter(context: JobContext, batch: BatchRow) {
       });
     });
   };
+}
+
+/** a ranking by page of RESULT_PAGE_CLAIMS entities, in its order (the engine's units: halalas) */
+async function writeRankings(
+  db: Db,
+  batchId: string,
+  attempt: number,
+  view: RankingView,
+  rows: EntityRanking[],
+): Promise<void> {
+  for (let from = 0; from < rows.length; from += RESULT_PAGE_CLAIMS) {
+    const page = rows.slice(from, from + RESULT_PAGE_CLAIMS);
+    await batchRepo.insertResultPage(db, {
+      batchId,
+      attempt,
+      view,
+      page: from / RESULT_PAGE_CLAIMS + 1,
+      claims: page.length,
+      items: 0,
+      data: await gzipAsync(JSON.stringify(page), { level: 1 }),
+    });
+  }
 }
 
 /** pages of results: every claim in `all`, and each in the view of its status */
@@ -170,6 +193,8 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
     }
   }
   await pages.finish();
+  await writeRankings(db, batch.id, attempt, "providers", rankProviders(view, decisions));
+  await writeRankings(db, batch.id, attempt, "members", rankMembers(view, decisions));
   const availableUntil = new Date(Date.now() + settings.resultsDays * 86_400_000);
   const completed = await db.transaction(async (tx) => {
     const done = await batchRepo.complete(tx, batch.id, attempt, {

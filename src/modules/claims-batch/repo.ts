@@ -53,6 +53,9 @@ const COLUMNS = `id, tenant_id, batch_reference_id, description, status, accepte
   processing_started_at, processed_at, results_available_until, attempts, results_attempt`;
 
 export type ResultView = "all" | "approved" | "flagged" | "rejected";
+/** the rankings kept beside the results, a page of RESULT_PAGE_CLAIMS entities per row */
+export type RankingView = "providers" | "members";
+type PageView = ResultView | RankingView;
 
 /** claims per stored page of results: the largest page a client may ask for */
 export const RESULT_PAGE_CLAIMS = 1_000;
@@ -133,7 +136,7 @@ export const batchRepo = {
     page: {
       batchId: string;
       attempt: number;
-      view: ResultView;
+      view: PageView;
       page: number;
       claims: number;
       items: number;
@@ -197,7 +200,7 @@ export const batchRepo = {
   readPages(
     db: Queryable,
     batch: Pick<BatchRow, "id" | "results_attempt">,
-    view: ResultView,
+    view: PageView,
     from: number,
     to: number,
   ) {
@@ -206,6 +209,16 @@ export const batchRepo = {
        WHERE batch_id = $1 AND attempt = $2 AND view = $3 AND page BETWEEN $4 AND $5 ORDER BY page`,
       [batch.id, batch.results_attempt ?? 0, view, from, to],
     );
+  },
+
+  /** how many entities a ranking of the batch holds */
+  async countRanked(db: Queryable, batch: Pick<BatchRow, "id" | "results_attempt">, view: RankingView) {
+    const rows = await db.query<{ total: number }>(
+      `SELECT COALESCE(SUM(claims), 0)::int AS total FROM claims_batch_results
+       WHERE batch_id = $1 AND attempt = $2 AND view = $3`,
+      [batch.id, batch.results_attempt ?? 0, view],
+    );
+    return rows[0]?.total ?? 0;
   },
 
   /** batches whose results are past their time: their results go (the batch's record stays) */

@@ -11,7 +11,7 @@ const gunzipAsync = promisify(gunzip);
 const EMPTY_SUMMARY = { approved: 0, flagged: 0, rejected: 0, FWA_cases: 0 };
 
 /** results exist once a batch completed or failed, until their time is up */
-function requireResults(batch: BatchRow, now: Date): void {
+export function requireResults(batch: BatchRow, now: Date): void {
   if (batch.status !== "completed" && batch.status !== "failed")
     throw new AppError(
       "BATCH_RESULTS_NOT_READY",
@@ -32,12 +32,37 @@ function totalOf(batch: BatchRow, filter: ResultView): number {
     : batch.summary[filter];
 }
 
-async function claimsOfPages(rows: { data: Buffer | Uint8Array }[]): Promise<ClaimResult[]> {
+/** the entries of stored pages, in order */
+export async function entriesOfPages<T>(rows: { data: Buffer | Uint8Array }[]): Promise<T[]> {
   const pages = await Promise.all(
     rows.map(async (row) => JSON.parse((await gunzipAsync(row.data)).toString("utf8"))),
   );
-  return (pages as ClaimResult[][]).flat();
+  return (pages as T[][]).flat();
 }
+
+/** entries `start` to `end` (exclusive) of a view stored RESULT_PAGE_CLAIMS to a page: one or two rows read */
+export async function entriesBetween<T>(
+  db: Db,
+  batch: BatchRow,
+  view: Parameters<typeof batchRepo.readPages>[2],
+  start: number,
+  end: number,
+): Promise<T[]> {
+  if (start >= end) return [];
+  const firstPage = Math.floor(start / RESULT_PAGE_CLAIMS) + 1;
+  const lastPage = Math.floor((end - 1) / RESULT_PAGE_CLAIMS) + 1;
+  const rows = await batchRepo.readPages(db, batch, view, firstPage, lastPage);
+  const offset = start - (firstPage - 1) * RESULT_PAGE_CLAIMS;
+  return (await entriesOfPages<T>(rows)).slice(offset, offset + (end - start));
+}
+
+/** the `meta` of a page of `total` entries */
+export const pageMeta = (page: number, perPage: number, total: number) => ({
+  page,
+  per_page: perPage,
+  total_pages: Math.ceil(total / perPage),
+  total_results: total,
+});
 
 /** one page of a batch's results as JSON (the spec's shape, CONTRACT.md section 8) */
 export async function resultsPage(
@@ -50,14 +75,7 @@ export async function resultsPage(
   const total = totalOf(batch, query.filter);
   const start = (query.page - 1) * query.perPage;
   const end = Math.min(total, start + query.perPage);
-  let claims: ClaimResult[] = [];
-  if (start < end) {
-    const firstPage = Math.floor(start / RESULT_PAGE_CLAIMS) + 1;
-    const lastPage = Math.floor((end - 1) / RESULT_PAGE_CLAIMS) + 1;
-    const rows = await batchRepo.readPages(db, batch, query.filter, firstPage, lastPage);
-    const offset = start - (firstPage - 1) * RESULT_PAGE_CLAIMS;
-    claims = (await claimsOfPages(rows)).slice(offset, offset + (end - start));
-  }
+  const claims = await entriesBetween<ClaimResult>(db, batch, query.filter, start, end);
   return {
     batch_id: batch.id,
     batch_reference_id: batch.batch_reference_id,
@@ -68,12 +86,7 @@ export async function resultsPage(
     failed_claims: batch.failed_claims,
     summary: batch.summary ?? EMPTY_SUMMARY,
     claims,
-    meta: {
-      page: query.page,
-      per_page: query.perPage,
-      total_pages: Math.ceil(total / query.perPage),
-      total_results: total,
-    },
+    meta: pageMeta(query.page, query.perPage, total),
   };
 }
 
@@ -84,7 +97,9 @@ export function resultsCsv(db: Db, batch: BatchRow, filter: ResultView, now: Dat
   async function* lines() {
     yield `${CSV_HEADER}\r\n`;
     for (let page = 1; page <= pages; page++) {
-      const claims = await claimsOfPages(await batchRepo.readPages(db, batch, filter, page, page));
+      const claims = await entriesOfPages<ClaimResult>(
+        await batchRepo.readPages(db, batch, filter, page, page),
+      );
       const rows = claims.flatMap((claim) => csvRowsOf(claim, batch.id));
       if (rows.length > 0) yield `${rows.join("\r\n")}\r\n`;
     }

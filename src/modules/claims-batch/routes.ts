@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ModuleDeps } from "../../platform/http/plugin.js";
-import { subscriptionRepo } from "./repo.js";
+import { rankingCsv, rankingPage } from "./rankings.js";
+import { type RankingView, subscriptionRepo } from "./repo.js";
 import { resultsCsv, resultsPage } from "./results.js";
 import {
   Accepted,
@@ -8,6 +9,10 @@ import {
   BatchParams,
   BatchStatusView,
   BearerError,
+  MemberRanking,
+  ProviderRanking,
+  RankingQuery,
+  type RankingQueryInput,
   Results,
   ResultsQuery,
   type ResultsQueryInput,
@@ -141,6 +146,38 @@ export async function claimsBatchRoutes(app: FastifyInstance, deps: ModuleDeps) 
       return resultsPage(db, batch, { page: query.page, perPage: query.per_page, filter });
     },
   );
+
+  for (const [view, body, entity] of [
+    ["providers", ProviderRanking, "provider"],
+    ["members", MemberRanking, "member"],
+  ] as const)
+    app.get(
+      `/claims/batch/:batch_id/${view}`,
+      {
+        schema: {
+          tags,
+          summary: `Every ${entity} of a batch ranked for audit by risk_score, by page or as CSV (beyond the spec)`,
+          params: BatchParams,
+          querystring: RankingQuery,
+          response: { 200: body, ...errors([400, 401, 404, 409]) },
+        },
+      },
+      async (request, reply) => {
+        const query = request.query as RankingQueryInput;
+        const batch = await requireBatch(
+          db,
+          request.actor.tenantId,
+          (request.params as { batch_id: string }).batch_id,
+        );
+        const ranked: RankingView = view;
+        if (query.format === "csv")
+          return reply
+            .header("content-type", "text/csv; charset=utf-8")
+            .header("content-disposition", `attachment; filename="${batch.id}-${view}.csv"`)
+            .send(rankingCsv(db, batch, ranked));
+        return rankingPage(db, batch, ranked, { page: query.page, perPage: query.per_page });
+      },
+    );
 
   app.post(
     "/webhooks/subscribe",

@@ -113,6 +113,54 @@ export const Results = Type.Object({
   }),
 });
 
+export const RankingQuery = Type.Object({
+  format: Type.Optional(Enum(["json", "csv"] as const)),
+  page: Type.Integer({ minimum: 1, default: 1 }),
+  per_page: Type.Integer({ minimum: 1, maximum: RESULT_PAGE_CLAIMS, default: 100 }),
+});
+export type RankingQueryInput = Static<typeof RankingQuery>;
+
+const RankingReason = Type.Object({ code: Type.String(), description: Type.String(), cause: Type.String() });
+
+/** the figures of a ranked provider or member (amounts in the batch's currency, 2 decimals) */
+const RankedFigures = {
+  risk_score: Type.Number({
+    description: "0..1: audit first what scores highest (docs/fwa.md says how it is made)",
+  }),
+  claims: Type.Integer(),
+  items: Type.Integer(),
+  claimed_amount: Type.Number(),
+  flagged_claims: Type.Integer(),
+  rejected_claims: Type.Integer(),
+  flagged_amount: Type.Number({ description: "the amount of its flagged and rejected claims" }),
+  reasons: Type.Array(RankingReason),
+};
+export const RankedProvider = Type.Object({
+  provider_id: Type.String(),
+  medical_provider_type: Type.String(),
+  ...RankedFigures,
+});
+export const RankedMember = Type.Object({ member_id: Type.String(), ...RankedFigures });
+export type RankedProviderView = Static<typeof RankedProvider>;
+export type RankedMemberView = Static<typeof RankedMember>;
+
+const RankingMeta = Type.Object({
+  page: Type.Integer(),
+  per_page: Type.Integer(),
+  total_pages: Type.Integer(),
+  total_results: Type.Integer(),
+});
+export const ProviderRanking = Type.Object({
+  batch_id: Type.String(),
+  providers: Type.Array(RankedProvider),
+  meta: RankingMeta,
+});
+export const MemberRanking = Type.Object({
+  batch_id: Type.String(),
+  members: Type.Array(RankedMember),
+  meta: RankingMeta,
+});
+
 export const SubscribeBody = Type.Object({
   webhook_url: Type.String({ minLength: 1, maxLength: 2048 }),
   events: Type.Array(Enum(BATCH_EVENTS), {

@@ -1,0 +1,109 @@
+import { Readable } from "node:stream";
+import type { EntityRanking } from "../../engine/fwa/rankings.js";
+import { csvField } from "../../engine/fwa/results.js";
+import type { Db } from "../../platform/db/db.js";
+import { BATCH_PROVIDER_TYPES } from "./claim.js";
+import { type BatchRow, batchRepo, type RankingView, RESULT_PAGE_CLAIMS } from "./repo.js";
+import { entriesBetween, entriesOfPages, pageMeta, requireResults } from "./results.js";
+import type { RankedMemberView, RankedProviderView } from "./schemas.js";
+
+const sar = (halalas: number): number => Math.round(halalas) / 100;
+
+/** the figures every ranked entity shows, in the API's units */
+function figuresOf(row: EntityRanking) {
+  return {
+    risk_score: row.riskScore,
+    claims: row.claims,
+    items: row.items,
+    claimed_amount: sar(row.claimedAmount),
+    flagged_claims: row.flaggedClaims,
+    rejected_claims: row.rejectedClaims,
+    flagged_amount: sar(row.flaggedAmount),
+    reasons: row.reasons,
+  };
+}
+
+const PRESENT = {
+  providers: (row: EntityRanking): RankedProviderView => ({
+    provider_id: row.id,
+    medical_provider_type: BATCH_PROVIDER_TYPES[row.providerType ?? -1] ?? "UNKNOWN",
+    ...figuresOf(row),
+  }),
+  members: (row: EntityRanking): RankedMemberView => ({ member_id: row.id, ...figuresOf(row) }),
+};
+
+/** one page of a batch's provider or member ranking (docs/operator-contract.md section 9) */
+export async function rankingPage(
+  db: Db,
+  batch: BatchRow,
+  view: RankingView,
+  query: { page: number; perPage: number },
+  now: Date = new Date(),
+) {
+  requireResults(batch, now);
+  const total = await batchRepo.countRanked(db, batch, view);
+  const start = (query.page - 1) * query.perPage;
+  const rows = await entriesBetween<EntityRanking>(
+    db,
+    batch,
+    view,
+    start,
+    Math.min(total, start + query.perPage),
+  );
+  const entries = rows.map((row) => PRESENT[view](row));
+  return { batch_id: batch.id, [view]: entries, meta: pageMeta(query.page, query.perPage, total) };
+}
+
+const CSV_COLUMNS = (view: RankingView) =>
+  [
+    "batch_id",
+    "rank",
+    ...(view === "providers" ? ["provider_id", "medical_provider_type"] : ["member_id"]),
+    "risk_score",
+    "claims",
+    "items",
+    "claimed_amount",
+    "flagged_claims",
+    "rejected_claims",
+    "flagged_amount",
+    "reason_codes",
+    "reason_causes",
+  ].join(",");
+
+/** the whole ranking as CSV, streamed page by page, in rank order */
+export function rankingCsv(db: Db, batch: BatchRow, view: RankingView, now: Date = new Date()): Readable {
+  requireResults(batch, now);
+  async function* lines() {
+    yield `${CSV_COLUMNS(view)}\r\n`;
+    const pages = Math.ceil((await batchRepo.countRanked(db, batch, view)) / RESULT_PAGE_CLAIMS);
+    let rank = 0;
+    for (let page = 1; page <= pages; page++) {
+      const rows = await entriesOfPages<EntityRanking>(
+        await batchRepo.readPages(db, batch, view, page, page),
+      );
+      const text = rows.map((row) => {
+        rank += 1;
+        const ids = view === "providers" ? [row.id, PRESENT.providers(row).medical_provider_type] : [row.id];
+        const f = figuresOf(row);
+        return [
+          batch.id,
+          String(rank),
+          ...ids,
+          String(f.risk_score),
+          String(f.claims),
+          String(f.items),
+          f.claimed_amount.toFixed(2),
+          String(f.flagged_claims),
+          String(f.rejected_claims),
+          f.flagged_amount.toFixed(2),
+          f.reasons.map((r) => r.code).join("|"),
+          f.reasons.map((r) => r.cause).join("|"),
+        ]
+          .map(csvField)
+          .join(",");
+      });
+      if (text.length > 0) yield `${text.join("\r\n")}\r\n`;
+    }
+  }
+  return Readable.from(lines());
+}
