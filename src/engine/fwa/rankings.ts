@@ -21,6 +21,7 @@ import {
   sigmoid,
   volumeTerm,
 } from "./stats-exposure.js";
+import { PROVIDER_PROFILE } from "./stats-providers.js";
 import type { BatchDecisions, ColumnarBatchView } from "./types.js";
 
 /** one provider or member of the batch, as ranked */
@@ -47,19 +48,27 @@ interface Flags {
   flagged: number;
   rejected: number;
   amount: number;
-  /** claims a claim-level finding flagged or rejected (the exposure finding's own flags left out) */
+  /** claims flagged or rejected by a finding about the claim itself (provider-level findings left out) */
   evidenced: number;
 }
 
 const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
 
-/** whether claim c has a finding other than the provider's exposure that flagged or rejected an item */
+/** findings about the provider as a whole: its own terms weigh them, so its flags term leaves them out */
+const PROVIDER_LEVEL: ReadonlySet<string> = new Set([PROVIDER_EXPOSURE, PROVIDER_PROFILE]);
+/** a finding this strong is evidence about its claim */
+const EVIDENCE_FROM = 0.2;
+
+/** whether flagged or rejected claim c has a finding about the claim itself behind it */
 function evidenced(batch: ColumnarBatchView, decisions: BatchDecisions, c: number): boolean {
   if (decisions.claimStatus[c] === "approved") return false;
   const end = batch.firstItem[c + 1] as number;
   for (let i = batch.firstItem[c] as number; i < end; i += 1)
     for (const finding of decisions.itemFindings.get(i) ?? [])
-      if (finding.code !== PROVIDER_EXPOSURE && (finding.typeDecision === "REJECT" || finding.score >= 0.2))
+      if (
+        !PROVIDER_LEVEL.has(finding.code) &&
+        (finding.typeDecision === "REJECT" || finding.score >= EVIDENCE_FROM)
+      )
         return true;
   return false;
 }
