@@ -20,17 +20,26 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { Compile } from "typebox/compile";
 import { analyzeBatch } from "../src/engine/fwa/analyze.js";
-import { createColumnarBuilder } from "../src/engine/fwa/columnar.js";
+import { createColumnarBuilder, textOf } from "../src/engine/fwa/columnar.js";
 import { FWA_DETECTORS } from "../src/engine/fwa/detectors.js";
-import { rankProviders } from "../src/engine/fwa/rankings.js";
+import {
+  fitProviderModel,
+  type LabelledExample,
+  type ProviderModel,
+  validateProviderModel,
+} from "../src/engine/fwa/provider-model.js";
+import { providerEvidence, rankProviders } from "../src/engine/fwa/rankings.js";
+import type { BatchDecisions, ColumnarBatchView } from "../src/engine/fwa/types.js";
 import { BatchClaim, type BatchClaimInput } from "../src/modules/claims-batch/claim.js";
 // (registers the formats BatchClaim refers to)
 import "../src/platform/http/validation.js";
-import { averagePrecision, rocAuc } from "./fwa-metrics.js";
+import { averagePrecision, rocAuc } from "../src/engine/fwa/quality.js";
 
 const DIR =
   process.env.BENCH_FWA_REAL_DIR ?? join(import.meta.dirname, "..", "..", "shared", "data", "fwa-real");
 const THRESHOLD = Number(process.env.BENCH_FWA_THRESHOLD ?? 0.5);
+/** learning mode (`npm run bench:fwa:real -- --learn`, or BENCH_FWA_LEARN=1) */
+const LEARN = process.argv.includes("--learn") || process.env.BENCH_FWA_LEARN === "1";
 
 interface Yearly {
   /** sums over months of claims x monthly figure */
@@ -51,20 +60,15 @@ function readLabels(): Map<string, boolean> {
 const halfOf = (providerId: string): "tune" | "report" =>
   (createHash("sha256").update(providerId).digest()[31] as number) % 2 === 0 ? "tune" : "report";
 
-function main(): void {
-  if (!existsSync(join(DIR, "labels.csv"))) {
-    console.log(`bench:fwa:real skipped: no labelled real claims at ${DIR}`);
-    return;
-  }
-  const labels = readLabels();
+interface Analysed {
+  view: ColumnarBatchView;
+  decisions: BatchDecisions;
+}
+
+/** every monthly batch analysed alone, as the batch job does */
+function analyseAll(): { batches: Analysed[]; seconds: number } {
   const check = Compile(BatchClaim);
-  const yearly = new Map<string, Yearly>();
-  let claimsTotal = 0;
-  let flaggedTotal = 0;
-  let labelledClaims = 0;
-  let fraudClaims = 0;
-  let flaggedLabelled = 0;
-  let flaggedFraud = 0;
+  const batches: Analysed[] = [];
   let seconds = 0;
   const files = readdirSync(join(DIR, "batches"))
     .filter((f) => f.endsWith(".json.gz"))
@@ -81,9 +85,18 @@ function main(): void {
     }
     const view = builder.finish();
     const decisions = analyzeBatch(view, FWA_DETECTORS, { flagThreshold: THRESHOLD });
-    const providers = rankProviders(view, decisions);
+    rankProviders(view, decisions);
     seconds += (performance.now() - started) / 1000;
-    for (const p of providers) {
+    batches.push({ view, decisions });
+  }
+  return { batches, seconds };
+}
+
+/** each provider's monthly figures summed over the year, weighed by its monthly claims */
+function yearlyOf(batches: readonly Analysed[], model?: ProviderModel): Map<string, Yearly> {
+  const yearly = new Map<string, Yearly>();
+  for (const { view, decisions } of batches)
+    for (const p of rankProviders(view, decisions, model)) {
       const y = yearly.get(p.id) ?? { risk: 0, claims: 0, amount: 0, claimsWeighted: 0 };
       y.risk += p.claims * p.riskScore;
       y.claims += p.claims;
@@ -91,82 +104,156 @@ function main(): void {
       y.claimsWeighted += p.claims * p.claims;
       yearly.set(p.id, y);
     }
-    for (let c = 0; c < view.claimCount; c += 1) {
-      const flagged = decisions.claimStatus[c] !== "approved";
-      const label = labels.get(view.strings[view.providerId[c] as number] as string);
-      claimsTotal += 1;
-      if (flagged) flaggedTotal += 1;
-      if (label === undefined) continue;
-      labelledClaims += 1;
-      if (label) fraudClaims += 1;
-      if (flagged) flaggedLabelled += 1;
-      if (flagged && label) flaggedFraud += 1;
-    }
-  }
+  return yearly;
+}
 
-  const figures: Record<string, unknown> = {};
-  const rows: string[][] = [
-    ["providers", "n", "fraud", "risk ROC", "risk PR", "claims ROC", "claims PR", "amount ROC", "amount PR"],
-  ];
-  for (const half of ["report", "tune", "all"] as const) {
-    const scores = { risk: [[], []], claims: [[], []], amount: [[], []] } as Record<
-      string,
-      [number[], number[]]
-    >;
-    for (const [id, y] of yearly) {
-      const label = labels.get(id);
-      if (label === undefined || (half !== "all" && halfOf(id) !== half)) continue;
-      const side = label ? 0 : 1;
-      scores.risk?.[side].push(y.risk / y.claims);
-      scores.claims?.[side].push(y.claimsWeighted / y.claims);
-      scores.amount?.[side].push(y.amount / y.claims);
-    }
-    const measured = Object.fromEntries(
-      Object.entries(scores).map(([name, [pos, neg]]) => [
-        name,
-        { roc_auc: rocAuc(pos, neg), pr_auc: averagePrecision(pos, neg) },
-      ]),
-    );
-    const [pos, neg] = scores.risk as [number[], number[]];
-    figures[half] = { providers: pos.length + neg.length, fraud: pos.length, ...measured };
-    rows.push([
-      half,
-      String(pos.length + neg.length),
-      String(pos.length),
-      ...["risk", "claims", "amount"].flatMap((name) => [
-        f3(measured[name]?.roc_auc ?? Number.NaN),
-        f3(measured[name]?.pr_auc ?? Number.NaN),
-      ]),
-    ]);
-  }
-  const flaggedShare = flaggedTotal / claimsTotal;
-  const fraudShareOfFlagged = flaggedFraud / Math.max(1, flaggedLabelled);
-  const fraudShareOfClaims = fraudClaims / labelledClaims;
-  figures.flags = {
-    claims: claimsTotal,
-    flagged: flaggedTotal,
-    flagged_share: flaggedShare,
-    fraud_share_of_flagged_labelled: fraudShareOfFlagged,
-    fraud_share_of_labelled_claims: fraudShareOfClaims,
-    lift: fraudShareOfFlagged / fraudShareOfClaims,
+type Half = "report" | "tune" | "all";
+
+/** ROC-AUC and PR-AUC of the yearly risk and of the two volume baselines over a half of the labelled providers */
+function measure(yearly: Map<string, Yearly>, labels: Map<string, boolean>, half: Half) {
+  const scores: Record<"risk" | "claims" | "amount", [number[], number[]]> = {
+    risk: [[], []],
+    claims: [[], []],
+    amount: [[], []],
   };
-  figures.analysis_seconds = Math.round(seconds * 100) / 100;
+  for (const [id, y] of yearly) {
+    const label = labels.get(id);
+    if (label === undefined || (half !== "all" && halfOf(id) !== half)) continue;
+    const side = label ? 0 : 1;
+    scores.risk[side].push(y.risk / y.claims);
+    scores.claims[side].push(y.claimsWeighted / y.claims);
+    scores.amount[side].push(y.amount / y.claims);
+  }
+  const [pos, neg] = scores.risk;
+  return {
+    providers: pos.length + neg.length,
+    fraud: pos.length,
+    ...Object.fromEntries(
+      Object.entries(scores).map(([name, [p, n]]) => [
+        name,
+        { roc_auc: rocAuc(p, n), pr_auc: averagePrecision(p, n) },
+      ]),
+    ),
+  } as { providers: number; fraud: number } & Record<
+    "risk" | "claims" | "amount",
+    { roc_auc: number; pr_auc: number }
+  >;
+}
 
-  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
-  for (const r of rows)
+function printTable(title: string, rows: [string, ReturnType<typeof measure>][]): void {
+  const table = [
+    ["providers", "n", "fraud", "risk ROC", "risk PR", "claims ROC", "claims PR", "amount ROC", "amount PR"],
+    ...rows.map(([half, m]) => [
+      half,
+      String(m.providers),
+      String(m.fraud),
+      ...(["risk", "claims", "amount"] as const).flatMap((name) => [f3(m[name].roc_auc), f3(m[name].pr_auc)]),
+    ]),
+  ];
+  const widths = (table[0] ?? []).map((_, i) => Math.max(...table.map((r) => (r[i] ?? "").length)));
+  console.log(`\n${title}`);
+  for (const r of table)
     console.log(
       r
         .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] as number) : cell.padStart(widths[i] as number)))
         .join("  "),
     );
-  console.log(
-    `\nclaims flagged or rejected: ${flaggedTotal} of ${claimsTotal} (${(100 * flaggedShare).toFixed(2)} %); ` +
-      `of the flagged labelled claims ${(100 * fraudShareOfFlagged).toFixed(1)} % are fraud-labelled providers', ` +
-      `against ${(100 * fraudShareOfClaims).toFixed(1)} % of all labelled claims (lift ${(fraudShareOfFlagged / fraudShareOfClaims).toFixed(2)})`,
+}
+
+/** the share of claims flagged or rejected, and how much more often they are fraud-labelled providers' */
+function flagFigures(batches: readonly Analysed[], labels: Map<string, boolean>) {
+  let claims = 0;
+  let flagged = 0;
+  let labelled = 0;
+  let fraud = 0;
+  let flaggedLabelled = 0;
+  let flaggedFraud = 0;
+  for (const { view, decisions } of batches)
+    for (let c = 0; c < view.claimCount; c += 1) {
+      const isFlagged = decisions.claimStatus[c] !== "approved";
+      const label = labels.get(view.strings[view.providerId[c] as number] as string);
+      claims += 1;
+      if (isFlagged) flagged += 1;
+      if (label === undefined) continue;
+      labelled += 1;
+      if (label) fraud += 1;
+      if (isFlagged) flaggedLabelled += 1;
+      if (isFlagged && label) flaggedFraud += 1;
+    }
+  const fraudShareOfFlagged = flaggedFraud / Math.max(1, flaggedLabelled);
+  const fraudShareOfClaims = fraud / labelled;
+  return {
+    claims,
+    flagged,
+    flagged_share: flagged / claims,
+    fraud_share_of_flagged_labelled: fraudShareOfFlagged,
+    fraud_share_of_labelled_claims: fraudShareOfClaims,
+    lift: fraudShareOfFlagged / fraudShareOfClaims,
+  };
+}
+
+/**
+ * Learning mode: the outcomes of the tune half's providers are sent (an example per batch and provider:
+ * its features and its label), the tenant's model is trained and validated on them as the training job
+ * does, and the batches are ranked again with it; the report half, whose outcomes were never sent, is
+ * the measure.
+ */
+function learn(batches: readonly Analysed[], labels: Map<string, boolean>) {
+  const examples: LabelledExample[] = [];
+  for (const { view, decisions } of batches)
+    for (const evidence of providerEvidence(view, decisions)) {
+      const id = textOf(view, evidence.tally.provider);
+      const fraud = labels.get(id);
+      if (fraud !== undefined && halfOf(id) === "tune")
+        examples.push({ features: evidence.features, fraud, provider: id });
+    }
+  const model = fitProviderModel(examples);
+  return { model, validation: validateProviderModel(examples), examples: examples.length };
+}
+
+function main(): void {
+  if (!existsSync(join(DIR, "labels.csv"))) {
+    console.log(`bench:fwa:real skipped: no labelled real claims at ${DIR}`);
+    return;
+  }
+  const labels = readLabels();
+  const { batches, seconds } = analyseAll();
+  const unsupervised = yearlyOf(batches);
+  const halves: Half[] = ["report", "tune", "all"];
+  const figures: Record<string, unknown> = Object.fromEntries(
+    halves.map((half) => [half, measure(unsupervised, labels, half)]),
   );
-  console.log(
-    `the 14 analyses took ${figures.analysis_seconds} s\n${JSON.stringify({ bench: "fwa-real", ...figures })}`,
+  printTable(
+    "unsupervised risk_score (weights set on the tune half; quote the report half)",
+    halves.map((half) => [half, figures[half] as ReturnType<typeof measure>]),
   );
+  const flags = flagFigures(batches, labels);
+  figures.flags = flags;
+  figures.analysis_seconds = Math.round(seconds * 100) / 100;
+  console.log(
+    `\nclaims flagged or rejected: ${flags.flagged} of ${flags.claims} (${(100 * flags.flagged_share).toFixed(2)} %); ` +
+      `of the flagged labelled claims ${(100 * flags.fraud_share_of_flagged_labelled).toFixed(1)} % are fraud-labelled providers', ` +
+      `against ${(100 * flags.fraud_share_of_labelled_claims).toFixed(1)} % of all labelled claims (lift ${flags.lift.toFixed(2)})`,
+  );
+  console.log(`the 14 analyses took ${figures.analysis_seconds} s`);
+  if (LEARN) {
+    const learned = learn(batches, labels);
+    const withModel = yearlyOf(batches, learned.model);
+    const report = measure(withModel, labels, "report");
+    figures.learning = {
+      examples: learned.examples,
+      positives: learned.model.positives,
+      validation: learned.validation,
+      weights: Object.fromEntries(learned.model.features.map((f, i) => [f, learned.model.weights[i]])),
+      report,
+    };
+    printTable(
+      `learned from the tune half's outcomes (${learned.examples} examples, ${learned.model.positives} fraud; ` +
+        `cross-validated on them: ROC ${f3(learned.validation.roc_auc)}, PR ${f3(learned.validation.pr_auc)}); measured on the report half`,
+      [["report", report]],
+    );
+  }
+  console.log(`${JSON.stringify({ bench: "fwa-real", ...figures })}`);
 }
 
 main();

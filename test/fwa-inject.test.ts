@@ -9,7 +9,7 @@ import { runGenerator, yearsBetween } from "./fwa-fixtures.js";
 // (this registers the mizan-date and mizan-datetime formats that BatchClaim refers to)
 import "../src/platform/http/validation.js";
 import { Compile } from "typebox/compile";
-import { ENTITY_THRESHOLD, evaluate, precision, recall, rocAuc } from "../bench/fwa-metrics.js";
+import { ENTITY_THRESHOLD, evaluate, precision, recall } from "../bench/fwa-metrics.js";
 import { FWA_PATTERNS, type FwaPattern, PATTERN_KIND, type TruthRecord } from "../scripts/fwa-inject.js";
 import { conflictsFor } from "../scripts/fwa-inject-patterns.js";
 import {
@@ -20,6 +20,7 @@ import {
   writeBatch,
 } from "../scripts/generate-batch.js";
 import { createColumnarBuilder } from "../src/engine/fwa/columnar.js";
+import { rocAuc } from "../src/engine/fwa/quality.js";
 import type { BatchDecisions, Finding, ItemStatus } from "../src/engine/fwa/types.js";
 import { BatchClaim, type BatchClaimInput } from "../src/modules/claims-batch/claim.js";
 import { diagnosisFacts } from "../src/reference/clinical.js";

@@ -10,11 +10,13 @@
  *   detectors' score.
  */
 import { textOf } from "./columnar.js";
+import { modelLogit, type ProviderFeature, type ProviderModel, standardised } from "./provider-model.js";
 import { count, money, num, percent } from "./robust.js";
 import { RANKING } from "./sensitivity.js";
 import {
   claimAmount,
   PROVIDER_EXPOSURE,
+  type ProviderTally,
   providerExposure,
   type RiskTerm,
   reasonsOf,
@@ -95,13 +97,22 @@ function flagsBy(batch: ColumnarBatchView, decisions: BatchDecisions, column: In
 
 const NO_FLAGS: Flags = { flagged: 0, rejected: 0, amount: 0, evidenced: 0 };
 
-function flagTerm(flags: Flags, claims: number, batchShare: number, weight: number): RiskTerm {
+function flagTermOf(
+  flags: Flags,
+  claims: number,
+  batchShare: number,
+  weight: number,
+): { excess: number; term: RiskTerm } {
   const shrunk = (flags.evidenced + RANKING.shrinkClaims * batchShare) / (claims + RANKING.shrinkClaims);
+  const excess = shrunk - batchShare;
   return {
-    code: "FWA-RANK-FLAGS",
-    description: "Claims flagged or rejected by the detectors",
-    weight: weight * (shrunk - batchShare),
-    cause: `${count(flags.evidenced)} of ${count(claims)} claims flagged or rejected on their own evidence (${percent(flags.evidenced / claims)}, against ${percent(batchShare)} of the batch), ${money(flags.amount)} flagged in all`,
+    excess,
+    term: {
+      code: "FWA-RANK-FLAGS",
+      description: "Claims flagged or rejected by the detectors",
+      weight: weight * excess,
+      cause: `${count(flags.evidenced)} of ${count(claims)} claims flagged or rejected on their own evidence (${percent(flags.evidenced / claims)}, against ${percent(batchShare)} of the batch), ${money(flags.amount)} flagged in all`,
+    },
   };
 }
 
@@ -128,16 +139,28 @@ function ranking(
 const byRisk = (a: EntityRanking, b: EntityRanking): number =>
   b.riskScore - a.riskScore || b.claimedAmount - a.claimedAmount || (a.id < b.id ? -1 : 1);
 
-export function rankProviders(batch: ColumnarBatchView, decisions: BatchDecisions): EntityRanking[] {
+/** a provider of the batch with the evidence its ranking weighs */
+export interface ProviderEvidence {
+  tally: ProviderTally;
+  flags: Flags;
+  /** PROVIDER_FEATURES, in order: what a learned model weighs and what outcomes teach it */
+  features: number[];
+  /** the unsupervised terms: exposure, then flags and profile */
+  terms: RiskTerm[];
+}
+
+/** every provider of the batch with its features and unsupervised terms */
+export function providerEvidence(batch: ColumnarBatchView, decisions: BatchDecisions): ProviderEvidence[] {
   const { byEntity, batchShare } = flagsBy(batch, decisions, batch.providerId);
   const weights = RANKING.provider;
-  const rows: EntityRanking[] = [];
-  for (const t of providerExposure(batch).values()) {
-    const flags = byEntity.get(t.provider) ?? NO_FLAGS;
-    const profile = decisions.providerScore.get(t.provider) ?? 0;
+  return [...providerExposure(batch).values()].map((tally) => {
+    const flags = byEntity.get(tally.provider) ?? NO_FLAGS;
+    const profile = decisions.providerScore.get(tally.provider) ?? 0;
+    const flagTerm = flagTermOf(flags, tally.claims, batchShare, weights.flags);
+    const features = [tally.volume, tally.amountRatio, tally.stayZ, tally.costZ, flagTerm.excess, profile];
     const terms: RiskTerm[] = [
-      ...t.terms,
-      flagTerm(flags, t.claims, batchShare, weights.flags),
+      ...tally.terms,
+      flagTerm.term,
       {
         code: "FWA-RANK-PROFILE",
         description: "Billing profile unlike its peers'",
@@ -145,12 +168,65 @@ export function rankProviders(batch: ColumnarBatchView, decisions: BatchDecision
         cause: `provider profile score ${num(profile, 2)} (its FWA-PROV-01 findings give the figures)`,
       },
     ];
-    const logit = t.logit + terms.slice(t.terms.length).reduce((sum, term) => sum + term.weight, 0);
-    rows.push({
-      ...ranking(textOf(batch, t.provider), t, flags, logit, terms),
-      providerType: t.providerType,
-    });
-  }
+    return { tally, flags, features, terms };
+  });
+}
+
+/** what each feature says of a provider, for the reasons of a learned model */
+const FEATURE_TEXT: Record<ProviderFeature, { description: string; cause: (e: ProviderEvidence) => string }> =
+  {
+    volume: { description: "Claims against the batch's average", cause: (e) => e.terms[0]?.cause ?? "" },
+    amount: {
+      description: "Amount billed against the batch's average",
+      cause: (e) =>
+        `${money(e.tally.amount)} billed, ${num(Math.exp(e.tally.amountRatio), 2)} times the batch's average provider`,
+    },
+    stay: { description: "Inpatient stays against the batch's", cause: (e) => e.terms[1]?.cause ?? "" },
+    cost_per_day: {
+      description: "Cost per stay day against the batch's",
+      cause: (e) => e.terms[2]?.cause ?? "",
+    },
+    flags: {
+      description: "Claims flagged or rejected by the detectors",
+      cause: (e) => e.terms[3]?.cause ?? "",
+    },
+    profile: { description: "Billing profile unlike its peers'", cause: (e) => e.terms[4]?.cause ?? "" },
+  };
+
+/** the learned model's terms: each feature's part of its logit */
+function modelTerms(model: ProviderModel, evidence: ProviderEvidence): RiskTerm[] {
+  return model.features.map((feature, f) => {
+    const weight = (model.weights[f] as number) * standardised(model, f, evidence.features[f] as number);
+    const text = FEATURE_TEXT[feature];
+    return {
+      code: `FWA-MODEL-${feature.toUpperCase().replaceAll("_", "-")}`,
+      description: `${text.description} (learned from ${count(model.examples)} outcomes)`,
+      weight,
+      cause: `${text.cause(evidence)}; the model weighs it ${weight >= 0 ? "+" : ""}${num(weight, 2)}`,
+    };
+  });
+}
+
+/**
+ * Every provider ranked: by the tenant's learned model when it has one (its reasons name the features
+ * that raised the score), else by the unsupervised terms.
+ */
+export function rankProviders(
+  batch: ColumnarBatchView,
+  decisions: BatchDecisions,
+  model?: ProviderModel,
+): EntityRanking[] {
+  const rows = providerEvidence(batch, decisions).map((e) => {
+    const terms = model === undefined ? e.terms : modelTerms(model, e);
+    const logit =
+      model === undefined
+        ? e.terms.reduce<number>((sum, term) => sum + term.weight, RANKING.provider.base)
+        : modelLogit(model, e.features);
+    return {
+      ...ranking(textOf(batch, e.tally.provider), e.tally, e.flags, logit, terms),
+      providerType: e.tally.providerType,
+    };
+  });
   return rows.sort(byRisk);
 }
 
@@ -177,7 +253,7 @@ export function rankMembers(batch: ColumnarBatchView, decisions: BatchDecisions)
     const pattern = decisions.memberScore.get(member) ?? 0;
     const terms: RiskTerm[] = [
       volumeTerm(m.claims, m.amount, average, weights.volume),
-      flagTerm(flags, m.claims, batchShare, weights.flags),
+      flagTermOf(flags, m.claims, batchShare, weights.flags).term,
       {
         code: "FWA-RANK-PROVIDERS",
         description: "Several providers in one batch",

@@ -39,6 +39,12 @@ export interface ProviderTally {
   /** sums over its stays of ln(1 + days) and ln(1 + amount per day) */
   staySum: number;
   costSum: number;
+  /** ln(claims / the batch's average per provider), and the same for the amount */
+  volume: number;
+  amountRatio: number;
+  /** its stays and cost per stay day against the batch's, in batch standard deviations, shrunk */
+  stayZ: number;
+  costZ: number;
   /** the exposure terms (volume, stay, cost per day) and their logit, with RANKING.provider.base */
   terms: RiskTerm[];
   logit: number;
@@ -100,16 +106,19 @@ export function providerExposure(batch: ColumnarBatchView): Map<number, Provider
     const provider = batch.providerId[c] as number;
     let t = byProvider.get(provider);
     if (t === undefined) {
-      const type = batch.providerType[c] as number;
       t = {
         provider,
-        providerType: type,
+        providerType: batch.providerType[c] as number,
         claims: 0,
         items: 0,
         amount: 0,
         stays: 0,
         staySum: 0,
         costSum: 0,
+        volume: 0,
+        amountRatio: 0,
+        stayZ: 0,
+        costZ: 0,
         terms: [],
         logit: 0,
       };
@@ -133,10 +142,18 @@ export function providerExposure(batch: ColumnarBatchView): Map<number, Provider
   const stays = moments(stay);
   const costs = moments(cost);
   const average = batch.claimCount / Math.max(1, byProvider.size);
+  let totalAmount = 0;
+  for (const t of byProvider.values()) totalAmount += t.amount;
+  const averageAmount = totalAmount / Math.max(1, byProvider.size);
   const weights = RANKING.provider;
   for (const t of byProvider.values()) {
     const stayZ = shrunkZ(t.staySum, t.stays, stays);
     const costZ = shrunkZ(t.costSum, t.stays, costs);
+    t.volume = Math.log(t.claims / average);
+    // (a halala's worth added to both, so a provider billing nothing has a finite ratio)
+    t.amountRatio = Math.log((t.amount + 100) / (averageAmount + 100));
+    t.stayZ = stayZ;
+    t.costZ = costZ;
     const meanOf = (sum: number) => Math.expm1(sum / Math.max(1, t.stays));
     t.terms = [
       volumeTerm(t.claims, t.amount, average, weights.volume),
