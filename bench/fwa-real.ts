@@ -85,7 +85,7 @@ function analyseAll(): { batches: Analysed[]; seconds: number } {
     }
     const view = builder.finish();
     const decisions = analyzeBatch(view, FWA_DETECTORS, { flagThreshold: THRESHOLD });
-    rankProviders(view, decisions);
+    rankProviders(view, providerEvidence(view, decisions));
     seconds += (performance.now() - started) / 1000;
     batches.push({ view, decisions });
   }
@@ -96,7 +96,7 @@ function analyseAll(): { batches: Analysed[]; seconds: number } {
 function yearlyOf(batches: readonly Analysed[], model?: ProviderModel): Map<string, Yearly> {
   const yearly = new Map<string, Yearly>();
   for (const { view, decisions } of batches)
-    for (const p of rankProviders(view, decisions, model)) {
+    for (const p of rankProviders(view, providerEvidence(view, decisions), model)) {
       const y = yearly.get(p.id) ?? { risk: 0, claims: 0, amount: 0, claimsWeighted: 0 };
       y.risk += p.claims * p.riskScore;
       y.claims += p.claims;

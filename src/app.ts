@@ -10,6 +10,7 @@ import { adminRoutes } from "./modules/admin/routes.js";
 import { claimsBatchRoutes } from "./modules/claims-batch/routes.js";
 import { codeSetRoutes } from "./modules/code-sets/routes.js";
 import { communicationRoutes } from "./modules/communications/routes.js";
+import { fwaLearningRoutes } from "./modules/fwa-learning/routes.js";
 import { healthDeclarationRoutes } from "./modules/health-declarations/routes.js";
 import { memberHistoryRoutes } from "./modules/member-history/routes.js";
 import { memberRoutes } from "./modules/members/routes.js";
@@ -152,6 +153,7 @@ export async function buildApp(config: Config, db: Db, jobs: JobQueue): Promise<
       useErrorShape(claimsApi, "batch");
       requireBearerToken(claimsApi, (token) => tokens.verify(token), limiter);
       await claimsBatchRoutes(claimsApi, { db, jobs, config });
+      await fwaLearningRoutes(claimsApi, { db, jobs });
     },
     { prefix: "/v1" },
   );

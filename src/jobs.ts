@@ -1,6 +1,7 @@
 import type { Config } from "./config.js";
 import { batchAnalysisJob } from "./modules/claims-batch/job.js";
 import { batchResultsRetentionJob } from "./modules/claims-batch/retention.js";
+import { modelTrainingJob, providerFeaturesRetentionJob } from "./modules/fwa-learning/job.js";
 import { bulkImportJob } from "./modules/policy-bulk/job.js";
 import { lightweightRetentionJob } from "./modules/prior-auth/retention.js";
 import { eventDeliveryJob } from "./platform/events/delivery-job.js";
@@ -18,5 +19,7 @@ export function jobDefinitions(
     lightweightRetentionJob,
     batchAnalysisJob(config.batches),
     batchResultsRetentionJob,
+    modelTrainingJob,
+    providerFeaturesRetentionJob,
   ];
 }

@@ -213,10 +213,10 @@ function modelTerms(model: ProviderModel, evidence: ProviderEvidence): RiskTerm[
  */
 export function rankProviders(
   batch: ColumnarBatchView,
-  decisions: BatchDecisions,
+  evidence: readonly ProviderEvidence[],
   model?: ProviderModel,
 ): EntityRanking[] {
-  const rows = providerEvidence(batch, decisions).map((e) => {
+  const rows = evidence.map((e) => {
     const terms = model === undefined ? e.terms : modelTerms(model, e);
     const logit =
       model === undefined

@@ -6,15 +6,21 @@ import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import type { BatchSettings } from "../../config.js";
 import { analyzeBatch } from "../../engine/fwa/analyze.js";
-import { createColumnarBuilder } from "../../engine/fwa/columnar.js";
+import { createColumnarBuilder, textOf } from "../../engine/fwa/columnar.js";
 import { FWA_DETECTORS } from "../../engine/fwa/detectors.js";
-import { type EntityRanking, rankMembers, rankProviders } from "../../engine/fwa/rankings.js";
+import {
+  type EntityRanking,
+  providerEvidence,
+  rankMembers,
+  rankProviders,
+} from "../../engine/fwa/rankings.js";
 import { type ClaimResult, claimResult } from "../../engine/fwa/results.js";
 import type { BatchDecisions, ColumnarBatchView } from "../../engine/fwa/types.js";
 import { recordAudit } from "../../platform/audit/audit.js";
 import type { Db } from "../../platform/db/db.js";
 import type { JobContext, JobDefinition } from "../../platform/jobs/queue.js";
 import { fwaFlagThreshold } from "../adjudication-settings/repo.js";
+import { activeModel, recordProviderFeatures } from "../fwa-learning/service.js";
 import type { BatchClaimInput } from "./claim.js";
 import { type BatchRow, batchRepo, type RankingView, RESULT_PAGE_CLAIMS, type ResultView } from "./repo.js";
 import { ANALYSIS_QUEUE, emitForBatch, estimatedCompletion } from "./service.js";
@@ -180,6 +186,7 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
   const view: ColumnarBatchView = builder.finish();
   const flagThreshold = await fwaFlagThreshold(db, batch.tenant_id);
   const decisions: BatchDecisions = analyzeBatch(view, FWA_DETECTORS, { flagThreshold });
+  const model = await activeModel(db, batch.tenant_id);
   await report(PASS_TWO_END, 0);
   const analyzedAt = new Date().toISOString();
   const pages = new PageWriter(db, batch.id, attempt);
@@ -193,9 +200,15 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
     }
   }
   await pages.finish();
-  await writeRankings(db, batch.id, attempt, "providers", rankProviders(view, decisions));
+  const evidence = providerEvidence(view, decisions);
+  await writeRankings(db, batch.id, attempt, "providers", rankProviders(view, evidence, model));
   await writeRankings(db, batch.id, attempt, "members", rankMembers(view, decisions));
   const availableUntil = new Date(Date.now() + settings.resultsDays * 86_400_000);
+  const features = evidence.map((e) => ({
+    provider_id: textOf(view, e.tally.provider),
+    features: e.features,
+  }));
+  await recordProviderFeatures(db, batch.tenant_id, batch.id, features, availableUntil);
   const completed = await db.transaction(async (tx) => {
     const done = await batchRepo.complete(tx, batch.id, attempt, {
       summary: decisions.summary,

@@ -1,0 +1,47 @@
+import type { FastifyInstance } from "fastify";
+import type { ModuleDeps } from "../../platform/http/plugin.js";
+import { BatchError, BearerError } from "../claims-batch/schemas.js";
+import { Model, OutcomesAccepted, OutcomesBody, type OutcomesInput } from "./schemas.js";
+import { forgetModel, modelOf, receiveOutcomes } from "./service.js";
+
+const tags = ["FWA learning"];
+const errors = (statuses: number[]) =>
+  Object.fromEntries(statuses.map((status) => [status, status === 401 ? BearerError : BatchError]));
+
+/** learning from outcomes under {claims_base_url} = /v1, behind bearer tokens (beyond the spec) */
+export async function fwaLearningRoutes(app: FastifyInstance, { db, jobs }: Pick<ModuleDeps, "db" | "jobs">) {
+  app.post(
+    "/fwa/outcomes",
+    {
+      schema: {
+        tags,
+        summary: "Confirmed or cleared providers of an analysed batch: the tenant's model learns from them",
+        body: OutcomesBody,
+        response: { 200: OutcomesAccepted, ...errors([400, 401, 404]) },
+      },
+    },
+    async (request) => receiveOutcomes(db, jobs, request.actor, request.body as OutcomesInput),
+  );
+  app.get(
+    "/fwa/model",
+    {
+      schema: {
+        tags,
+        summary: "The tenant's FWA model: its state, size, validation and weights",
+        response: { 200: Model, ...errors([401]) },
+      },
+    },
+    async (request) => modelOf(db, request.actor.tenantId),
+  );
+  app.delete(
+    "/fwa/model",
+    {
+      schema: {
+        tags,
+        summary: "Forget the tenant's model and every outcome it learned from",
+        response: { 200: Model, ...errors([401]) },
+      },
+    },
+    async (request) => forgetModel(db, request.actor),
+  );
+}
