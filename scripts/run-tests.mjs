@@ -18,4 +18,14 @@ const files = [...collect("test"), ...collect("src")]
 const result = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", ...files], {
   stdio: "inherit",
 });
+
+// on PostgreSQL each test process kept its jobs in a schema of its own (test/helpers.ts): drop them
+if (process.env.TEST_DATABASE_URL) {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await client.connect();
+  const { rows } = await client.query("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'pgboss\\_test\\_%'");
+  for (const { nspname } of rows) await client.query(`DROP SCHEMA "${nspname}" CASCADE`);
+  await client.end();
+}
 process.exit(result.status ?? 1);

@@ -4,6 +4,7 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyInstance } from "fastify";
+import Type from "typebox";
 import type { Config } from "./config.js";
 import { adjudicationSettingsRoutes } from "./modules/adjudication-settings/routes.js";
 import { adminRoutes } from "./modules/admin/routes.js";
@@ -36,6 +37,8 @@ import { createRateLimiter } from "./platform/http/rate-limit.js";
 import { requireTenantApiKey } from "./platform/http/tenant-auth.js";
 import { validatorCompiler } from "./platform/http/validation.js";
 import type { JobQueue } from "./platform/jobs/queue.js";
+import { prettyOnTerminal } from "./platform/logging.js";
+import { registerMetrics } from "./platform/metrics.js";
 
 export const API_PREFIX = "/:tenant/v4.0/health";
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -48,10 +51,17 @@ function requestIdOf(request: IncomingMessage): string {
 
 export type App = FastifyInstance;
 
+const Health = Type.Object({ status: Type.Literal("ok") });
+const Readiness = Type.Object({
+  status: Type.Union([Type.Literal("ready"), Type.Literal("unavailable")]),
+  database: Type.Union([Type.Literal("pglite"), Type.Literal("postgres")]),
+});
+
 export async function buildApp(config: Config, db: Db, jobs: JobQueue): Promise<App> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      ...prettyOnTerminal(),
       redact: {
         paths: ['req.headers["access-key"]', "req.headers.authorization", "req.headers.cookie"],
         censor: "[redacted]",
@@ -99,11 +109,28 @@ export async function buildApp(config: Config, db: Db, jobs: JobQueue): Promise<
   });
   await app.register(swaggerUi, { routePrefix: "/docs" });
 
-  app.get("/healthz", { schema: { hide: true } }, async () => ({ status: "ok" }));
-  app.get("/readyz", { schema: { hide: true } }, async (_request, reply) => {
+  if (config.metrics) registerMetrics(app, db, config.jobsSchema);
+  app.get("/", { schema: { hide: true } }, async (_request, reply) => reply.redirect("/docs"));
+  app.get(
+    "/healthz",
+    {
+      schema: {
+        tags: ["Operations"],
+        summary: "Liveness: 200 while the process serves",
+        response: { 200: Health },
+      },
+    },
+    async () => ({ status: "ok" as const }),
+  );
+  const readySchema = {
+    tags: ["Operations"],
+    summary: "Readiness: 200 when the database answers, 503 otherwise",
+    response: { 200: Readiness, 503: Readiness },
+  };
+  app.get("/readyz", { schema: readySchema }, async (_request, reply) => {
     try {
       await db.query("SELECT 1");
-      return { status: "ready", database: db.kind };
+      return { status: "ready" as const, database: db.kind };
     } catch (error) {
       app.log.warn({ err: error }, "readiness check: database does not answer");
       return reply.status(503).send({ status: "unavailable", database: db.kind });

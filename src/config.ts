@@ -31,6 +31,8 @@ export interface Config {
   logLevel: LogLevel;
   /** whether GET /metrics is served */
   metrics: boolean;
+  /** the schema of the job queue's tables: deployments (or test runs) sharing one database keep their jobs apart */
+  jobsSchema: string;
 }
 
 /** how webhook deliveries are made and retried (CONTRACT.md section 7) */
@@ -184,7 +186,10 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimit: integer("MIZAN_RATE_LIMIT", 120_000, 0, 100_000_000),
     logLevel: oneOf("LOG_LEVEL", LOG_LEVELS, "info"),
     metrics: oneOf("MIZAN_METRICS", ["0", "1"] as const, "1") === "1",
+    jobsSchema: read("MIZAN_JOBS_SCHEMA") ?? "pgboss",
   };
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(config.jobsSchema))
+    problems.push(`MIZAN_JOBS_SCHEMA must be a lower-case SQL name (got "${config.jobsSchema}")`);
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

@@ -33,6 +33,7 @@ export async function startServer(
       databaseUrl: config.databaseUrl,
       concurrency: config.workers,
       definitions: jobDefinitions(config),
+      schema: config.jobsSchema,
     });
     const app = await buildApp(config, db, jobs.queue);
     await jobs.start(app.log);

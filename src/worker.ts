@@ -5,6 +5,7 @@ import { startEmbeddedMaintenance } from "./platform/db/maintenance.js";
 import { migrate } from "./platform/db/migrate.js";
 import { openDatabase } from "./platform/db/open.js";
 import { createJobRunner } from "./platform/jobs/queue.js";
+import { prettyOnTerminal } from "./platform/logging.js";
 
 export interface RunningWorker {
   log: Logger;
@@ -16,7 +17,7 @@ export interface RunningWorker {
  * number of these may run against one PostgreSQL beside API nodes started with MIZAN_WORKERS=0.
  */
 export async function startWorker(config: Config): Promise<RunningWorker> {
-  const log = pino({ level: config.logLevel });
+  const log = pino({ level: config.logLevel, ...prettyOnTerminal() });
   const db = await openDatabase(config);
   try {
     await migrate(db);
@@ -26,6 +27,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
       // MIZAN_WORKERS=0 makes API-only nodes; a worker process always works
       concurrency: Math.max(1, config.workers),
       definitions: jobDefinitions(config),
+      schema: config.jobsSchema,
     });
     await jobs.start(log);
     const stopMaintenance = await startEmbeddedMaintenance(db, log);

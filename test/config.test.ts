@@ -61,6 +61,7 @@ describe("configuration", () => {
       MIZAN_RATE_LIMIT: "0",
       MIZAN_BATCH_MAX_INFLATE_RATIO: "40",
       MIZAN_METRICS: "0",
+      MIZAN_JOBS_SCHEMA: "jobs_tpa_2",
       LOG_LEVEL: "warn",
     });
     assert.equal(config.port, 9000);
@@ -77,6 +78,7 @@ describe("configuration", () => {
     assert.equal(config.rateLimit, 0);
     assert.equal(config.batches.maxInflateRatio, 40);
     assert.equal(config.metrics, false);
+    assert.equal(config.jobsSchema, "jobs_tpa_2");
   });
 
   it("reports every problem at once, naming the variable", () => {

@@ -27,17 +27,20 @@ export function uniqueName(prefix = "t"): string {
 }
 
 /**
- * What every test process and every process a test starts runs with. On PostgreSQL the suite's
- * processes share one job queue, so any of them may deliver another's webhook events: all of them
- * retry on the same short schedule (200 ms doubling, given up after 3 s) and wait 1.5 s for an answer.
+ * What every test process and every process a test starts runs with: short webhook retries (200 ms
+ * doubling, given up after 3 s) and timeouts (1.5 s). On PostgreSQL, test processes share one database:
+ * each keeps its jobs in a schema of its own (named by its pid, and inherited by the servers it starts),
+ * so no process works another's jobs with settings the other did not choose; scripts/run-tests.mjs drops
+ * these schemas after the run.
  */
 export const TEST_ENV: Record<string, string> = {
+  MIZAN_JOBS_SCHEMA: `pgboss_test_${process.pid}`,
   LOG_LEVEL: "silent",
   MIZAN_RATE_LIMIT: "0",
   MIZAN_WEBHOOK_TIMEOUT_MS: "1500",
   MIZAN_WEBHOOK_RETRY_FIRST_MS: "200",
   MIZAN_WEBHOOK_RETRY_WINDOW_S: "3",
-  // one spool for every test process: on PostgreSQL any of them may analyse another's batch
+  // spool files outside the checkout
   MIZAN_SPOOL_DIR: join(tmpdir(), "mizan-test-spool"),
 };
 
@@ -70,7 +73,13 @@ export const silentLog = { info() {}, warn() {}, error() {}, child: () => silent
 
 /** a job queue that is never started, for apps whose tests enqueue nothing */
 export function idleJobQueue(db: Db): JobQueue {
-  return createJobRunner({ db, databaseUrl: TEST_DATABASE_URL, concurrency: 0, definitions: [] }).queue;
+  return createJobRunner({
+    db,
+    databaseUrl: TEST_DATABASE_URL,
+    concurrency: 0,
+    definitions: [],
+    schema: TEST_ENV.MIZAN_JOBS_SCHEMA as string,
+  }).queue;
 }
 
 /**
@@ -89,6 +98,7 @@ export async function startTestApp(
     concurrency: options.workers ?? 1,
     definitions: jobDefinitions(config),
     pollingIntervalSeconds: 0.5,
+    schema: config.jobsSchema,
   });
   const app = await buildApp(config, db, jobs.queue);
   await jobs.start(app.log);

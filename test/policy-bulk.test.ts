@@ -386,6 +386,7 @@ describe("bulk import job resumes after its worker stops mid-job", () => {
       concurrency: 1,
       definitions: jobDefinitions(testConfig()),
       pollingIntervalSeconds: 0.5,
+      schema: testConfig().jobsSchema,
     });
     await worker.start(ctx.app.log);
     try {

@@ -37,6 +37,7 @@ describe("mizan worker", () => {
       databaseUrl: TEST_DATABASE_URL,
       concurrency: 0,
       definitions: jobDefinitions(testConfig()),
+      schema: testConfig().jobsSchema,
     });
     await accepted.start(silentLog);
     const { tenant } = await createTenant(

@@ -19,6 +19,7 @@ import type { BatchDecisions, ColumnarBatchView } from "../../engine/fwa/types.j
 import { recordAudit } from "../../platform/audit/audit.js";
 import type { Db } from "../../platform/db/db.js";
 import type { JobContext, JobDefinition } from "../../platform/jobs/queue.js";
+import { batchAnalyses, batchAnalysisSeconds } from "../../platform/metrics.js";
 import { fwaFlagThreshold } from "../adjudication-settings/repo.js";
 import { activeModel, recordProviderFeatures } from "../fwa-learning/service.js";
 import type { BatchClaimInput } from "./claim.js";
@@ -238,10 +239,10 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
     return;
   }
   await rm(spool, { force: true });
-  context.log.info(
-    { batch: batch.id, claims: index, seconds: (Date.now() - started) / 1000 },
-    "batch analysed",
-  );
+  const seconds = (Date.now() - started) / 1000;
+  batchAnalyses.inc({ outcome: "completed" });
+  batchAnalysisSeconds.observe(seconds);
+  context.log.info({ batch: batch.id, claims: index, seconds }, "batch analysed");
 }
 
 function workerActor(batch: BatchRow) {
@@ -259,6 +260,7 @@ async function giveUp(data: AnalysisJobData, error: unknown, db: Db, context: Jo
       "PROCESSING_ERROR",
     );
     if (batch === undefined) return undefined;
+    batchAnalyses.inc({ outcome: "failed" });
     await emitForBatch(tx, context.jobs, batch, "batch.failed", {
       error: `The analysis failed: ${message}`,
       error_code: "PROCESSING_ERROR",

@@ -2,6 +2,7 @@ import type { WebhookSettings } from "../../config.js";
 import { recordAudit } from "../audit/audit.js";
 import type { Db, Queryable } from "../db/db.js";
 import type { JobContext, JobDefinition } from "../jobs/queue.js";
+import { webhookDeliveries } from "../metrics.js";
 import { type DeliveryStatus, type DeliveryToAttempt, deliveryRepo } from "./deliveries.js";
 import { DELIVERY_QUEUE, type DeliveryJobData } from "./outbox.js";
 import { type PostOutcome, postDelivery } from "./post.js";
@@ -95,6 +96,10 @@ async function recordOutcome(
         },
       );
     }
+  });
+  webhookDeliveries.inc({
+    target: delivery.webhook_id === null ? "subscription" : "webhook",
+    outcome: step.status === "pending" ? "retry" : outcome.statusCode === 410 ? "gone" : step.status,
   });
   const log = { delivery: delivery.id, event: delivery.event_id, attempt: job.attempt, ...outcome };
   if (step.status === "delivered") context.log.debug(log, "webhook delivered");

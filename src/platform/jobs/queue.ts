@@ -74,11 +74,13 @@ export interface JobOptions {
   definitions: readonly JobDefinition<never>[];
   /** seconds between idle polls for new jobs */
   pollingIntervalSeconds?: number;
+  /** the schema of pg-boss's tables (config.jobsSchema) */
+  schema: string;
 }
 
-function bossFor(db: Db, databaseUrl: string | undefined): PgBoss {
+function bossFor(db: Db, databaseUrl: string | undefined, schema: string): PgBoss {
   // supervision (which retries jobs whose worker stopped sending heartbeats) runs every 10 s
-  const common = { schema: "pgboss", superviseIntervalSeconds: 10, monitorIntervalSeconds: 10 };
+  const common = { schema, superviseIntervalSeconds: 10, monitorIntervalSeconds: 10 };
   if (db.embedded !== undefined)
     return new PgBoss({ ...common, db: fromPglite(db.embedded), backend: "pglite" });
   if (databaseUrl === undefined) throw new Error("the job queue needs DATABASE_URL or the embedded database");
@@ -101,12 +103,12 @@ function inTransaction(tx: Queryable) {
 }
 
 /**
- * pg-boss on the application's database (its tables live in the `pgboss` schema). Jobs are claimed with
+ * pg-boss on the application's database (its tables live in their own schema, `pgboss` by default). Jobs are claimed with
  * SKIP LOCKED, so any number of processes may work the same queues against PostgreSQL.
  */
 export function createJobRunner(options: JobOptions): JobRunner {
   const { db } = options;
-  const boss = bossFor(db, options.databaseUrl);
+  const boss = bossFor(db, options.databaseUrl, options.schema);
   let started = false;
 
   const queue: JobQueue = {
