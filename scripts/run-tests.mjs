@@ -24,7 +24,9 @@ if (process.env.TEST_DATABASE_URL) {
   const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
   await client.connect();
-  const { rows } = await client.query("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'pgboss\\_test\\_%'");
+  const { rows } = await client.query(
+    "SELECT nspname FROM pg_namespace WHERE nspname LIKE 'pgboss\\_test\\_%'",
+  );
   for (const { nspname } of rows) await client.query(`DROP SCHEMA "${nspname}" CASCADE`);
   await client.end();
 }
