@@ -39,7 +39,8 @@ function isGzip(request: FastifyRequest): boolean {
 
 /** the upload reads its body as a stream: never whole in memory, never one string */
 async function uploadRoute(app: FastifyInstance, { db, jobs, config }: ModuleDeps) {
-  app.removeContentTypeParser("application/json");
+  // only the types below reach the handler, as a stream; any other is 415
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     ["application/json", "application/gzip", "application/x-gzip", "application/octet-stream"],
     (_request, payload, done) => done(null, payload),
