@@ -4,7 +4,7 @@
  * (scripts/generate-batch.ts, not timed), uploaded by a client streaming the file, then followed to
  * batch.completed, which a local receiver subscribed to the batch events records.
  * Figures: upload (to the 202) and the JSON it validated per second; upload to batch.completed; the
- * server's peak RSS. DESIGN.md section 7: 1,000,000 items within 60 s and 2 GB; validation >= 50 MB/s.
+ * server's peak RSS. docs/architecture.md section 7: 1,000,000 items within 60 s and 2 GB; validation >= 50 MB/s.
  */
 import { createReadStream, mkdtempSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:http";

@@ -5,7 +5,7 @@
  *   fly the first time);
  * - standard: a standard tenant with a holder, a policy, a network with the provider, 2,000 members on
  *   the policy (bulk import), a template with limits, a price list and a reviewer; members rotate.
- * Budgets: DESIGN.md section 7 (lightweight >= 300 req/s, p99 <= 50 ms; standard >= 200, p99 <= 80 ms).
+ * Budgets: docs/architecture.md section 7 (lightweight >= 300 req/s, p99 <= 50 ms; standard >= 200, p99 <= 80 ms).
  */
 import autocannon from "autocannon";
 import { type Figure, figure } from "./figures.js";

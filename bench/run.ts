@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the figures of DESIGN.md section 7 that exist so far, measured against a real
+ * `npm run bench`: the figures of docs/architecture.md section 7 that exist so far, measured against a real
  * `mizan serve` process (the built dist/, embedded PGlite in a fresh data directory) over loopback HTTP,
  * with autocannon on the same machine.
  * Then the bulk patient imports (bench/policy-bulk.ts) and webhook deliveries (bench/webhooks.ts) on the

@@ -1,5 +1,5 @@
 /**
- * Labelled FWA patterns for the synthetic claims batches of scripts/generate-batch.ts (DESIGN.md section 5).
+ * Labelled FWA patterns for the synthetic claims batches of scripts/generate-batch.ts (docs/architecture.md section 5).
  * The generator runs the injector as its last hook when `inject` is given: it alters some of the batch's clean
  * claims, adds others (made as the generator makes claims, for the same population), and reports exactly
  * what it did as ground truth, one JSON object per line. The detectors are never told: they see the batch.

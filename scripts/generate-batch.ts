@@ -1,5 +1,5 @@
 /**
- * Synthetic, clean claims batches for the batch claims service (DESIGN.md sections 5 and 7). A population of
+ * Synthetic, clean claims batches for the batch claims service (docs/architecture.md sections 5 and 7). A population of
  * members, policy holders and providers is drawn first; each claim then takes a member, a kind of care on a
  * free day of the member's calendar, and a diagnosis that fits the member's sex and age, and bills services
  * that fit the diagnosis and the setting, at the provider's prices. Everything follows from the seed

@@ -172,7 +172,7 @@ export async function buildApp(config: Config, db: Db, jobs: JobQueue): Promise<
     { prefix: API_PREFIX },
   );
 
-  // the batch claims service: {auth_url}/v1/auth/token and {claims_base_url} = /v1 (CONTRACT.md section 3)
+  // the batch claims service: {auth_url}/v1/auth/token and {claims_base_url} = /v1 (docs/operator-contract.md section 3)
   const tokens = await createTokenService(db, config.publicUrl);
   await app.register(oauthRoutes, { db, tokens });
   await app.register(

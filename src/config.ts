@@ -35,7 +35,7 @@ export interface Config {
   jobsSchema: string;
 }
 
-/** how webhook deliveries are made and retried (CONTRACT.md section 7) */
+/** how webhook deliveries are made and retried (docs/operator-contract.md section 7) */
 export interface WebhookSettings {
   /** refuse targets that resolve to loopback or private addresses, at registration and at each delivery */
   denyPrivate: boolean;
@@ -76,7 +76,7 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>;
 
 /**
- * Reads CONTRACT.md section 2 from the environment. Every problem is collected so an operator fixes
+ * Reads docs/operator-contract.md section 2 from the environment. Every problem is collected so an operator fixes
  * them in one go instead of one restart per typo.
  */
 export function loadConfig(env: Env = process.env): Config {

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { ConfigError, loadConfig } from "../src/config.js";
 
 describe("configuration", () => {
-  it("has the defaults of CONTRACT.md section 2", () => {
+  it("has the defaults of docs/operator-contract.md section 2", () => {
     const config = loadConfig({});
     assert.equal(config.port, 8080);
     assert.equal(config.host, "0.0.0.0");

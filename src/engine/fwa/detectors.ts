@@ -1,5 +1,5 @@
 /**
- * Every detector of the batch analysis (DESIGN.md section 5), in the order their reasons are listed on an
+ * Every detector of the batch analysis (docs/architecture.md section 5), in the order their reasons are listed on an
  * item: the rules that reject, then the statistics that flag. Their sensitivity is in sensitivity.ts.
  */
 import { RULE_DETECTORS } from "./rules.js";

@@ -1,5 +1,5 @@
 /**
- * A claim's result in the spec's shape (GET /claims/batch/{batch_id}/results; CONTRACT.md section 8), and
+ * A claim's result in the spec's shape (GET /claims/batch/{batch_id}/results; docs/operator-contract.md section 8), and
  * its CSV rows. The batch service reads the claims back from the spool in order and calls `claimResult`
  * for each with its index; nothing here holds more than one claim.
  */

@@ -1,5 +1,5 @@
 /**
- * The rules that reject (DESIGN.md section 5), in the order their reasons are listed on an item. Statistical
+ * The rules that reject (docs/architecture.md section 5), in the order their reasons are listed on an item. Statistical
  * detectors plug into analyzeBatch the same way: `[...RULE_DETECTORS, ...STATISTICAL_DETECTORS]`.
  */
 import {

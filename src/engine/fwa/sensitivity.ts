@@ -1,6 +1,6 @@
 /**
  * The sensitivity of the statistical detectors, in one place. Each detector compares a batch with itself
- * (DESIGN.md section 5: no history), so every threshold here is relative to the batch's own distribution,
+ * (docs/architecture.md section 5: no history), so every threshold here is relative to the batch's own distribution,
  * never an absolute price or count.
  *
  * How scores work. A detector measures evidence (most often a robust z-score: how many robust standard

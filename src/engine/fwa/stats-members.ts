@@ -1,5 +1,5 @@
 /**
- * Member patterns (DESIGN.md section 5): members who see many providers, and members with excessive visits,
+ * Member patterns (docs/architecture.md section 5): members who see many providers, and members with excessive visits,
  * against the batch's own members. Four counts per member:
  * - complaint providers: the most distinct providers that billed the member for one complaint (the ICD-10
  *   category of the primary diagnosis) over the batch: "doctor shopping";

@@ -1,5 +1,5 @@
 /**
- * Provider profiles (DESIGN.md section 5): an unsupervised model over per-provider features, an isolation
+ * Provider profiles (docs/architecture.md section 5): an unsupervised model over per-provider features, an isolation
  * forest (forest.ts), deterministic (seeded, fixed trees and sample size; providers in the order of their id
  * texts, so a batch's claim order does not change the scores).
  *

@@ -1,5 +1,5 @@
 /**
- * Unit price and quantity outliers against the same service code (DESIGN.md section 5).
+ * Unit price and quantity outliers against the same service code (docs/architecture.md section 5).
  *
  * For each service code with enough items, the batch's own distribution of ln(value) gives a median and a
  * robust scale (robustFit: 1.4826 MAD, with a floor). An item is an outlier when its robust z, (ln x -

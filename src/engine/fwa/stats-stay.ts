@@ -1,5 +1,5 @@
 /**
- * Length-of-stay outliers (DESIGN.md section 5). An inpatient claim (claim sub-type IN_PATIENT) with an
+ * Length-of-stay outliers (docs/architecture.md section 5). An inpatient claim (claim sub-type IN_PATIENT) with an
  * admission and a discharge date (the claim's, else the earliest admission and latest discharge of its items)
  * has a stay of discharge - admission days (0 for a same-day stay). Inverted dates are left to the rule that
  * rejects them.

@@ -1,5 +1,5 @@
 /**
- * Upcoding within a service family (DESIGN.md section 5). Some codes are levels of one service: an office
+ * Upcoding within a service family (docs/architecture.md section 5). Some codes are levels of one service: an office
  * visit is 99211 to 99215 by complexity, an emergency visit 99281 to 99285. A provider that bills the highest
  * levels far more often than its peers do for the same family may be coding up. SERVICE_FAMILIES lists the
  * families as data: add a family by listing its codes from the lowest level to the highest and how many of

@@ -1,5 +1,5 @@
 /**
- * Patterns across one member's claims (DESIGN.md section 5): near-duplicates across providers and claims
+ * Patterns across one member's claims (docs/architecture.md section 5): near-duplicates across providers and claims
  * split on one day. Both read the member's claims in date order (profile.claimsByMember).
  *
  * Near-duplicates (FWA-DUP-01). Two claims of the same member at DIFFERENT providers at most

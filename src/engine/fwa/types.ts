@@ -1,5 +1,5 @@
 /**
- * The batch analysis contract (DESIGN.md section 5). A batch is analysed alone: pass one builds columnar
+ * The batch analysis contract (docs/architecture.md section 5). A batch is analysed alone: pass one builds columnar
  * arrays from its claims (ColumnarBatch), pass two runs the detectors over them and settles every item:
  * status, score and reasons. Pure: no I/O, no clock (the analysis time is an argument).
  */

@@ -1,5 +1,5 @@
 /**
- * The prior-authorization engine (DESIGN.md section 4): pure, deterministic, explainable. The checks run
+ * The prior-authorization engine (docs/architecture.md section 4): pure, deterministic, explainable. The checks run
  * independently and report findings; the amounts are then settled item by item (limits in request order),
  * the anomaly score may hold an item for the reviewer, and every outcome carries the reasons behind it.
  */

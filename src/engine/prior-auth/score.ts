@@ -18,7 +18,7 @@
  * The signals combine as independent evidence, score = 1 - prod(1 - s_i), rounded to four decimals: one
  * strong signal is enough and weak ones add up without ever passing 1. An item the rules would approve (some
  * of) whose score is above the tenant's autoApprovalThreshold (default 0.7) is held for the reviewer
- * (DESIGN.md section 4: "above the tenant's threshold"; a threshold of 1 holds nothing).
+ * (docs/architecture.md section 4: "above the tenant's threshold"; a threshold of 1 holds nothing).
  * Every non-zero signal is a reason (source "ai", no NPHIES code) carrying its figures.
  */
 import { normalizeIcd10 } from "../../reference/icd10.js";

@@ -1,5 +1,5 @@
 /**
- * The prior-authorization engine's contract (DESIGN.md section 4). The engine is pure: `decide(request,
+ * The prior-authorization engine's contract (docs/architecture.md section 4). The engine is pure: `decide(request,
  * context, now)` reads nothing and writes nothing; the service loads the context and stores the result.
  * Money is integer halalas (1 SAR = 100 halalas) throughout; dates are Date objects (UTC).
  */

@@ -32,7 +32,7 @@ const TenantList = Type.Object({
   ),
 });
 
-/** The operator API (CONTRACT.md section 5), behind `Authorization: Bearer $MIZAN_ADMIN_TOKEN`. */
+/** The operator API (docs/operator-contract.md section 5), behind `Authorization: Bearer $MIZAN_ADMIN_TOKEN`. */
 export const adminRoutes: FastifyPluginAsyncTypebox<{ db: Db; adminToken: string }> = async (
   app,
   { db, adminToken },

@@ -64,7 +64,7 @@ export const pageMeta = (page: number, perPage: number, total: number) => ({
   total_results: total,
 });
 
-/** one page of a batch's results as JSON (the spec's shape, CONTRACT.md section 8) */
+/** one page of a batch's results as JSON (the spec's shape, docs/operator-contract.md section 8) */
 export async function resultsPage(
   db: Db,
   batch: BatchRow,

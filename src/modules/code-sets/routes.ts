@@ -29,7 +29,7 @@ export const codeSetRoutes: ModuleRoutes = async (app, { db }) => {
       bodyLimit: IMPORT_BODY_LIMIT,
       schema: {
         tags,
-        summary: "Load a code set (TSV, CSV or JSON) (CONTRACT.md section 6)",
+        summary: "Load a code set (TSV, CSV or JSON) (docs/operator-contract.md section 6)",
         params: SystemParams,
         querystring: ImportQuery,
         body: ImportBody,

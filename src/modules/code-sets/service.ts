@@ -62,7 +62,7 @@ export interface DiagnosisLookup {
 }
 
 /**
- * The diagnosis lookup of prior authorization (CONTRACT.md section 6): once the tenant has loaded an
+ * The diagnosis lookup of prior authorization (docs/operator-contract.md section 6): once the tenant has loaded an
  * ICD-10 set, a code exists when it is in the set; until then, when it is well formed. Undefined: unknown.
  */
 export async function findDiagnosis(

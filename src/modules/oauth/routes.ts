@@ -7,7 +7,7 @@ import type { TokenService } from "./tokens.js";
 
 const OAuthError = Type.Object({ error: Type.String(), error_description: Type.String() });
 
-/** POST /v1/auth/token ({auth_url}/v1/auth/token, CONTRACT.md section 3) */
+/** POST /v1/auth/token ({auth_url}/v1/auth/token, docs/operator-contract.md section 3) */
 export async function oauthRoutes(app: FastifyInstance, { db, tokens }: { db: Db; tokens: TokenService }) {
   useErrorShape(app, "oauth");
   app.addContentTypeParser(

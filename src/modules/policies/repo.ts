@@ -52,7 +52,7 @@ export interface LinkConflict {
 
 /**
  * Statuses of a prior authorization whose approved amounts do not count against limits. Utilization is
- * every other request's approved amounts (DESIGN.md section 4).
+ * every other request's approved amounts (docs/architecture.md section 4).
  */
 export const NOT_UTILIZED_STATUSES = ["REJECTED", "CANCELLED"];
 

@@ -37,7 +37,7 @@ export async function requireMemberPk(db: Queryable, tenantId: number, memberId:
   return memberPk;
 }
 
-/** network_code names a network by its name (CONTRACT.md section 6) */
+/** network_code names a network by its name (docs/operator-contract.md section 6) */
 export async function requireNetworkId(
   db: Queryable,
   tenantId: number,

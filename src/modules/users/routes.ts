@@ -11,7 +11,7 @@ export const userRoutes: ModuleRoutes = async (app, { db }) => {
     {
       schema: {
         tags,
-        summary: "Create a reviewer user (CONTRACT.md section 6)",
+        summary: "Create a reviewer user (docs/operator-contract.md section 6)",
         body: UserCreateBody,
         response: { 201: UserCreated, ...errorResponses([400, 401, 409]) },
       },

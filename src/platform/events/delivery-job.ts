@@ -160,7 +160,7 @@ async function giveUpDelivery(db: Db, job: DeliveryJobData, error: unknown) {
 }
 
 /**
- * Delivers events to webhooks (CONTRACT.md section 7). Deliveries of one subject to one webhook are
+ * Delivers events to webhooks (docs/operator-contract.md section 7). Deliveries of one subject to one webhook are
  * attempted in the order the events were emitted; everything else runs concurrently, a batch at a time.
  */
 export function eventDeliveryJob(settings: WebhookSettings): JobDefinition<DeliveryJobData> {

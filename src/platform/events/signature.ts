@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 /**
- * Standard Webhooks signatures (CONTRACT.md section 7): `v1,<base64 HMAC-SHA256(key, "id.timestamp.body")>`.
+ * Standard Webhooks signatures (docs/operator-contract.md section 7): `v1,<base64 HMAC-SHA256(key, "id.timestamp.body")>`.
  * The key of a secret starting with `whsec_` is the base64-decoded rest; of any other secret, its UTF-8
  * bytes.
  */

@@ -56,7 +56,7 @@ export const ERROR_REGISTRY = {
   // webhooks (the spec gives their statuses only)
   E_WEBHOOK_NOT_FOUND_404: { status: 404, message: "Webhook not found" },
   E_WEBHOOK_INACTIVE_409: { status: 409, message: "Webhook is not active" },
-  // reviewer users (CONTRACT.md section 6)
+  // reviewer users (docs/operator-contract.md section 6)
   E_USER_NOT_FOUND_404: { status: 404, message: "User not found" },
   // OAuth and bearer tokens (rendered {error, error_description} wherever they arise)
   OAUTH_INVALID_REQUEST: { status: 400, message: "The token request is invalid" },

@@ -116,7 +116,7 @@ export function errorResponses(
   return Object.fromEntries(statuses.map((status) => [status, body]));
 }
 
-/** `limit` and `skip` are listed as required by the spec, yet default to 10 and 0 (CONTRACT.md section 6) */
+/** `limit` and `skip` are listed as required by the spec, yet default to 10 and 0 (docs/operator-contract.md section 6) */
 export const Paging = {
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
   skip: Type.Integer({ minimum: 0, default: 0 }),

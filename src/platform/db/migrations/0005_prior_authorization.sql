@@ -126,7 +126,7 @@ CREATE TABLE member_history (
 );
 CREATE INDEX member_history_member_idx ON member_history (tenant_id, member_id, service_date);
 
--- the engine's settings per tenant (defaults: DESIGN.md section 4 and the README)
+-- the engine's settings per tenant (defaults: docs/architecture.md section 4 and the README)
 CREATE TABLE tenant_settings (
   tenant_id integer PRIMARY KEY REFERENCES tenants (id),
   auto_approval_threshold numeric(4, 3) NOT NULL DEFAULT 0.7 CHECK (auto_approval_threshold BETWEEN 0 AND 1),

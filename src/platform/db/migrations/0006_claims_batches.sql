@@ -13,7 +13,7 @@ CREATE TABLE claims_subscriptions (
   tenant_id integer NOT NULL REFERENCES tenants (id),
   webhook_url text NOT NULL,
   events text[] NOT NULL,
-  -- the HMAC key of every delivery's signature (CONTRACT.md section 7)
+  -- the HMAC key of every delivery's signature (docs/operator-contract.md section 7)
   secret text,
   status text NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'inactive')),
   deactivated_reason text CHECK (deactivated_reason IN ('removed', 'gone')),
