@@ -63,10 +63,21 @@ export const BatchStatusView = Type.Object({
   results_available_until: Type.Union([Type.String(), Type.Null()]),
 });
 
-export const ResultsQuery = Type.Object({
+/** paging of results and rankings: JSON by page, or CSV of everything */
+const PagedQuery = {
   format: Type.Optional(Enum(["json", "csv"] as const)),
   page: Type.Integer({ minimum: 1, default: 1 }),
   per_page: Type.Integer({ minimum: 1, maximum: RESULT_PAGE_CLAIMS, default: 100 }),
+};
+const PageMeta = Type.Object({
+  page: Type.Integer(),
+  per_page: Type.Integer(),
+  total_pages: Type.Integer(),
+  total_results: Type.Integer(),
+});
+
+export const ResultsQuery = Type.Object({
+  ...PagedQuery,
   filter: Type.Optional(Enum(["all", "approved", "flagged", "rejected"] as const)),
 });
 export type ResultsQueryInput = Static<typeof ResultsQuery>;
@@ -105,19 +116,10 @@ export const Results = Type.Object({
       ),
     }),
   ),
-  meta: Type.Object({
-    page: Type.Integer(),
-    per_page: Type.Integer(),
-    total_pages: Type.Integer(),
-    total_results: Type.Integer(),
-  }),
+  meta: PageMeta,
 });
 
-export const RankingQuery = Type.Object({
-  format: Type.Optional(Enum(["json", "csv"] as const)),
-  page: Type.Integer({ minimum: 1, default: 1 }),
-  per_page: Type.Integer({ minimum: 1, maximum: RESULT_PAGE_CLAIMS, default: 100 }),
-});
+export const RankingQuery = Type.Object(PagedQuery);
 export type RankingQueryInput = Static<typeof RankingQuery>;
 
 const RankingReason = Type.Object({ code: Type.String(), description: Type.String(), cause: Type.String() });
@@ -144,21 +146,15 @@ export const RankedMember = Type.Object({ member_id: Type.String(), ...RankedFig
 export type RankedProviderView = Static<typeof RankedProvider>;
 export type RankedMemberView = Static<typeof RankedMember>;
 
-const RankingMeta = Type.Object({
-  page: Type.Integer(),
-  per_page: Type.Integer(),
-  total_pages: Type.Integer(),
-  total_results: Type.Integer(),
-});
 export const ProviderRanking = Type.Object({
   batch_id: Type.String(),
   providers: Type.Array(RankedProvider),
-  meta: RankingMeta,
+  meta: PageMeta,
 });
 export const MemberRanking = Type.Object({
   batch_id: Type.String(),
   members: Type.Array(RankedMember),
-  meta: RankingMeta,
+  meta: PageMeta,
 });
 
 export const SubscribeBody = Type.Object({

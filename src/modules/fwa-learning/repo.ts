@@ -11,6 +11,12 @@ export interface ModelRow {
   message: string | null;
 }
 
+/** a provider of a batch with the features the analysis derived for it */
+export interface ProviderFeatureRow {
+  provider_id: string;
+  features: number[];
+}
+
 export interface OutcomeExample {
   provider_id: string;
   features: number[];
@@ -24,7 +30,7 @@ export const learningRepo = {
     db: Queryable,
     tenantId: number,
     batchId: string,
-    rows: { provider_id: string; features: number[] }[],
+    rows: ProviderFeatureRow[],
     availableUntil: Date,
   ): Promise<void> {
     await db.query("DELETE FROM fwa_provider_features WHERE batch_id = $1", [batchId]);

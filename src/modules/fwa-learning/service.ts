@@ -14,7 +14,7 @@ import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db, Queryable } from "../../platform/db/db.js";
 import { AppError } from "../../platform/http/errors.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
-import { learningRepo, type ModelRow } from "./repo.js";
+import { learningRepo, type ModelRow, type ProviderFeatureRow } from "./repo.js";
 import type { ModelView, OutcomesInput } from "./schemas.js";
 
 export const TRAINING_QUEUE = "fwa-model-training";
@@ -54,7 +54,7 @@ export function recordProviderFeatures(
   db: Queryable,
   tenantId: number,
   batchId: string,
-  rows: { provider_id: string; features: number[] }[],
+  rows: ProviderFeatureRow[],
   availableUntil: Date,
 ): Promise<void> {
   return learningRepo.replaceFeatures(db, tenantId, batchId, rows, availableUntil);
