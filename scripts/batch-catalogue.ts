@@ -12,7 +12,7 @@
  * by pharmacies only (injectables are given in the office), imaging is x-ray in the office and ultrasound,
  * CT and MRI at radiology centres (the emergency room and wards may order any).
  */
-import { BATCH_MARITAL_STATUSES, BATCH_PROVIDER_TYPES } from "../src/modules/claims-batch/claim.js";
+import { BATCH_MARITAL_STATUSES, BATCH_PROVIDER_TYPES } from "../src/engine/fwa/claim.js";
 
 export type Sex = "MALE" | "FEMALE";
 export type ServiceKind = "visit" | "procedure" | "lab" | "imaging" | "drug";

@@ -19,13 +19,14 @@
  * - daysSupply: 0 when absent (the field is at least 1 when sent)
  * - dates: days since 1970-01-01, NO_DATE when absent; amounts: halalas per unit, Math.round(SAR * 100)
  */
+
+import { normalizeIcd10 } from "../../reference/icd10.js";
 import {
   BATCH_CLAIM_SUB_TYPES,
   BATCH_CLAIM_TYPES,
   BATCH_PROVIDER_TYPES,
   type BatchClaimInput,
-} from "../../modules/claims-batch/claim.js";
-import { normalizeIcd10 } from "../../reference/icd10.js";
+} from "./claim.js";
 import { dayOfText } from "./days.js";
 import type { ColumnarBatchView, ColumnarBuilder } from "./types.js";
 

@@ -12,7 +12,7 @@
  * One pass over the items with an open-addressing hash table of item indexes (Int32Array, at least twice
  * the item count, a power of two): no strings, no per-item objects, 8 MB for a million items.
  */
-import { decimalOf } from "../../platform/money.js";
+import { decimalOf } from "../money.js";
 import { at, textOf } from "./columnar.js";
 import { isoOfDay } from "./days.js";
 import { reject } from "./findings.js";

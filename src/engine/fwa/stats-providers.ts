@@ -24,7 +24,7 @@
  * ones near 0); a provider scoring at least PROVIDER.itemMinScore flags every item with that score, the cause
  * naming the features that stand out, with their values against the peers' typical values.
  */
-import { BATCH_PROVIDER_TYPES } from "../../modules/claims-batch/claim.js";
+import { BATCH_PROVIDER_TYPES } from "./claim.js";
 import { CLAIM_SUB_TYPE, textOf } from "./columnar.js";
 import { flag } from "./findings.js";
 import { isolationScores } from "./forest.js";

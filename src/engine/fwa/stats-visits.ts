@@ -20,7 +20,7 @@
  * when together they hold no more items than one typical claim of that type (the parts of one bill), both as
  * combined evidence (SPLIT). Every item of every claim of the day is flagged.
  */
-import { BATCH_CLAIM_TYPES } from "../../modules/claims-batch/claim.js";
+import { BATCH_CLAIM_TYPES } from "./claim.js";
 import { at, textOf } from "./columnar.js";
 import { isoOfDay } from "./days.js";
 import { flag } from "./findings.js";

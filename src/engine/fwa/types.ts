@@ -3,7 +3,7 @@
  * arrays from its claims (ColumnarBatch), pass two runs the detectors over them and settles every item:
  * status, score and reasons. Pure: no I/O, no clock (the analysis time is an argument).
  */
-import type { BatchClaimInput } from "../../modules/claims-batch/claim.js";
+import type { BatchClaimInput } from "./claim.js";
 
 export type ItemStatus = "approved" | "flagged" | "rejected";
 

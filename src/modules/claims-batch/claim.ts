@@ -1,17 +1,24 @@
 import Type, { type Static } from "typebox";
+import {
+  BATCH_CLAIM_SUB_TYPES,
+  BATCH_CLAIM_TYPES,
+  BATCH_MARITAL_STATUSES,
+  BATCH_PROVIDER_TYPES,
+  type BatchClaimInput,
+  type BatchClaimItemInput,
+  ENCOUNTER_TYPES,
+  GENDERS,
+  PRE_AUTH_STATUSES,
+} from "../../engine/fwa/claim.js";
 import { DateOnly, DateTime, Enum, Money } from "../../platform/http/schemas.js";
 
-/**
- * One claim of a batch and its items, as the spec's field tables define them (the batch service's own
- * enumerations). Every claim of an upload is checked against this, on its own, as it streams in.
- */
+export type { BatchClaimInput, BatchClaimItemInput };
 
-export const BATCH_CLAIM_TYPES = ["PROFESSIONAL", "INSTITUTIONAL"] as const;
-export const BATCH_CLAIM_SUB_TYPES = ["IN_PATIENT", "OUT_PATIENT", "EMERGENCY"] as const;
-export const ENCOUNTER_TYPES = ["EMERGENCY", "URGENT", "ROUTINE"] as const;
-export const BATCH_MARITAL_STATUSES = ["SINGLE", "MARRIED", "DIVORCED", "WIDOWED"] as const;
-export const BATCH_PROVIDER_TYPES = ["CLINIC", "HOSPITAL", "PHARMACY", "LABORATORY", "RADIOLOGY"] as const;
-export const PRE_AUTH_STATUSES = ["APPROVED", "REJECTED", "PENDING"] as const;
+/**
+ * One claim of a batch and its items, as the spec's field tables define them, over the enumerations of the
+ * analysis's claim type (src/engine/fwa/claim.ts). Every claim of an upload is checked against this, on its
+ * own, as it streams in.
+ */
 
 /** identifiers inside a batch only group its claims (spec); any text of 1-255 characters */
 const Id = () => Type.String({ minLength: 1, maxLength: 255 });
@@ -37,7 +44,6 @@ export const BatchClaimItem = Type.Object({
   service_type: Opt(Str(50)),
   tooth_id: Opt(Str(50)),
 });
-export type BatchClaimItemInput = Static<typeof BatchClaimItem>;
 
 export const BatchClaim = Type.Object({
   claim_id: Id(),
@@ -65,7 +71,7 @@ export const BatchClaim = Type.Object({
   ),
   member_id: Id(),
   member_dob: DateTime(),
-  member_gender: Enum(["MALE", "FEMALE"] as const),
+  member_gender: Enum(GENDERS),
   marital_status: Opt(Enum(BATCH_MARITAL_STATUSES)),
   is_vip: Opt(Type.Boolean()),
   provider_id: Id(),
@@ -79,4 +85,10 @@ export const BatchClaim = Type.Object({
   "pre-auth_number": Opt(Str(255)),
   "pre-auth_status": Opt(Enum(PRE_AUTH_STATUSES)),
 });
-export type BatchClaimInput = Static<typeof BatchClaim>;
+
+/** what the schema accepts is exactly the analysis's claim type: each must be assignable to the other */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const schemaMatchesEngine: Same<Static<typeof BatchClaim>, BatchClaimInput> = true;
+const itemSchemaMatchesEngine: Same<Static<typeof BatchClaimItem>, BatchClaimItemInput> = true;
+void schemaMatchesEngine;
+void itemSchemaMatchesEngine;

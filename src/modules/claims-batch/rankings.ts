@@ -1,13 +1,12 @@
 import { Readable } from "node:stream";
+import { BATCH_PROVIDER_TYPES } from "../../engine/fwa/claim.js";
 import type { EntityRanking } from "../../engine/fwa/rankings.js";
 import { csvField } from "../../engine/fwa/results.js";
+import { riyalsOf } from "../../engine/money.js";
 import type { Db } from "../../platform/db/db.js";
-import { BATCH_PROVIDER_TYPES } from "./claim.js";
 import { type BatchRow, batchRepo, type RankingView, RESULT_PAGE_CLAIMS } from "./repo.js";
 import { entriesBetween, entriesOfPages, pageMeta, requireResults } from "./results.js";
 import type { RankedMemberView, RankedProviderView } from "./schemas.js";
-
-const sar = (halalas: number): number => Math.round(halalas) / 100;
 
 /** the figures every ranked entity shows, in the API's units */
 function figuresOf(row: EntityRanking) {
@@ -15,10 +14,10 @@ function figuresOf(row: EntityRanking) {
     risk_score: row.riskScore,
     claims: row.claims,
     items: row.items,
-    claimed_amount: sar(row.claimedAmount),
+    claimed_amount: riyalsOf(row.claimedAmount),
     flagged_claims: row.flaggedClaims,
     rejected_claims: row.rejectedClaims,
-    flagged_amount: sar(row.flaggedAmount),
+    flagged_amount: riyalsOf(row.flaggedAmount),
     reasons: row.reasons,
   };
 }

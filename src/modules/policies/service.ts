@@ -1,8 +1,8 @@
+import { halalasOf, riyalsOf } from "../../engine/money.js";
 import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db, Queryable } from "../../platform/db/db.js";
 import { AppError, type ErrorCode, refusal, withConflicts } from "../../platform/http/errors.js";
 import { dateOf } from "../../platform/http/validation.js";
-import { halalasOf, riyalsOf } from "../../platform/money.js";
 import { memberRepo } from "../members/repo.js";
 import { networkRepo } from "../networks/repo.js";
 import { templateRepo } from "../policy-templates/repo.js";

@@ -1,5 +1,5 @@
+import { amountOrNull } from "../../engine/money.js";
 import type { Queryable } from "../../platform/db/db.js";
-import { amountOrNull } from "../../platform/money.js";
 import type { CategoryTemplate } from "./schemas.js";
 
 /** one row per category, benefit and sub-benefit of a policy (benefit and sub-benefit columns null above their level) */

@@ -1,7 +1,7 @@
+import { amountOrNull } from "../../engine/money.js";
 import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db, Queryable } from "../../platform/db/db.js";
 import { AppError, refusal, withConflicts } from "../../platform/http/errors.js";
-import { amountOrNull } from "../../platform/money.js";
 import { type PolicyKey, requirePolicy } from "../policies/service.js";
 import { templateRepo } from "./repo.js";
 import type {

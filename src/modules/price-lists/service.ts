@@ -1,7 +1,7 @@
+import { halalasOf, riyalsOf } from "../../engine/money.js";
 import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db, Queryable } from "../../platform/db/db.js";
 import { AppError, MAX_DETAILS, refusal, withConflicts } from "../../platform/http/errors.js";
-import { halalasOf, riyalsOf } from "../../platform/money.js";
 import { type NewPriceItem, type PriceItemRow, type PriceListRow, priceListRepo } from "./repo.js";
 import type {
   PriceItem,

@@ -1,7 +1,7 @@
+import { decimalOf } from "../../engine/money.js";
 import { decide } from "../../engine/prior-auth/decide.js";
 import type { EngineDecision, ItemDecision } from "../../engine/prior-auth/types.js";
 import type { Queryable } from "../../platform/db/db.js";
-import { decimalOf } from "../../platform/money.js";
 import type { PolicyRow } from "../policies/repo.js";
 import { engineRequestOf, loadCoverage, loadEngineContext } from "./context.js";
 import type { StoredDecision } from "./repo.js";

@@ -1,3 +1,4 @@
+import { halalasOf } from "../../engine/money.js";
 import type {
   DiagnosisEdit,
   EngineSettings,
@@ -7,7 +8,6 @@ import type {
 } from "../../engine/prior-auth/types.js";
 import { TtlCache } from "../../platform/cache.js";
 import type { Queryable } from "../../platform/db/db.js";
-import { halalasOf } from "../../platform/money.js";
 
 /** how far back the member's history is read for duplicates, follow-ups and activity */
 const HISTORY_DAYS = 365;

@@ -1,3 +1,4 @@
+import { halalasOf } from "../../engine/money.js";
 import type {
   BenefitLimits,
   ContractPrice,
@@ -9,7 +10,6 @@ import type {
   ServiceType,
 } from "../../engine/prior-auth/types.js";
 import type { Queryable } from "../../platform/db/db.js";
-import { halalasOf } from "../../platform/money.js";
 import { networkRepo } from "../networks/repo.js";
 import { type PolicyRow, patientLinkRepo } from "../policies/repo.js";
 import { foldUtilization } from "../policies/service.js";

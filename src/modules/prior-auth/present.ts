@@ -1,5 +1,5 @@
+import { amountOrNull } from "../../engine/money.js";
 import type { Reason } from "../../engine/prior-auth/types.js";
-import { amountOrNull } from "../../platform/money.js";
 import { nphiesDisplay } from "../../reference/nphies-reasons.js";
 import type { ItemRow, PriorAuthRow, StoredDecision } from "./repo.js";
 import { ENCOUNTER_FIELDS, type ItemInput } from "./schemas.js";

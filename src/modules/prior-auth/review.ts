@@ -1,6 +1,6 @@
+import { decimalOf, halalasOf } from "../../engine/money.js";
 import { isKnownReasonCode } from "../../engine/prior-auth/reasons.js";
 import { AppError, refusal } from "../../platform/http/errors.js";
-import { decimalOf, halalasOf } from "../../platform/money.js";
 import type { CategoryTemplate } from "../policy-templates/schemas.js";
 import type { ItemRow, PriorAuthStatus, StoredDecision } from "./repo.js";
 import type { UpdateInput } from "./schemas.js";
