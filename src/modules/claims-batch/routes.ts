@@ -1,14 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ModuleDeps } from "../../platform/http/plugin.js";
+import {
+  BatchErrorBody,
+  BearerErrorBody,
+  bearerServiceErrors as errors,
+} from "../../platform/http/schemas.js";
 import { rankingCsv, rankingPage } from "./rankings.js";
 import { type RankingView, subscriptionRepo } from "./repo.js";
 import { resultsCsv, resultsPage } from "./results.js";
 import {
   Accepted,
-  BatchError,
   BatchParams,
   BatchStatusView,
-  BearerError,
   MemberRanking,
   ProviderRanking,
   RankingQuery,
@@ -25,8 +28,6 @@ import { requireBatch, submitBatch } from "./service.js";
 import { presentSubscription, subscribe, unsubscribe } from "./subscriptions.js";
 
 const tags = ["Claims batch"];
-const errors = (statuses: number[]) =>
-  Object.fromEntries(statuses.map((status) => [status, status === 401 ? BearerError : BatchError]));
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
@@ -55,11 +56,11 @@ async function uploadRoute(app: FastifyInstance, { db, jobs, config }: ModuleDep
         consumes: ["application/json", "application/gzip"],
         response: {
           202: Accepted,
-          400: BatchError,
-          401: BearerError,
-          409: BatchError,
-          413: BatchError,
-          415: BatchError,
+          400: BatchErrorBody,
+          401: BearerErrorBody,
+          409: BatchErrorBody,
+          413: BatchErrorBody,
+          415: BatchErrorBody,
         },
       },
     },

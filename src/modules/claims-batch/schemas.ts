@@ -12,18 +12,6 @@ export const BATCH_EVENTS = [
   "batch.failed",
 ] as const;
 
-const ErrorObject = Type.Object({
-  code: Type.String(),
-  message: Type.String(),
-  details: Type.Array(Type.Unknown()),
-});
-export const BatchError = Type.Object({
-  error: ErrorObject,
-  batch_reference_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  timestamp: Type.String(),
-});
-export const BearerError = Type.Object({ error: Type.String(), error_description: Type.String() });
-
 export const Accepted = Type.Object({
   batch_id: Type.String(),
   batch_reference_id: Type.String(),

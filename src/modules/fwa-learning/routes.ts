@@ -1,12 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import type { ModuleDeps } from "../../platform/http/plugin.js";
-import { BatchError, BearerError } from "../claims-batch/schemas.js";
+import { bearerServiceErrors as errors } from "../../platform/http/schemas.js";
 import { Model, OutcomesAccepted, OutcomesBody, type OutcomesInput } from "./schemas.js";
 import { forgetModel, modelOf, receiveOutcomes } from "./service.js";
 
 const tags = ["FWA learning"];
-const errors = (statuses: number[]) =>
-  Object.fromEntries(statuses.map((status) => [status, status === 401 ? BearerError : BatchError]));
 
 /** learning from outcomes under {claims_base_url} = /v1, behind bearer tokens (beyond the spec) */
 export async function fwaLearningRoutes(app: FastifyInstance, { db, jobs }: Pick<ModuleDeps, "db" | "jobs">) {

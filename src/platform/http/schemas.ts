@@ -108,6 +108,25 @@ export const PolicyHolderErrorBody = Type.Object(
   { $id: "PolicyHolderError", description: "error body of the policy holder endpoints" },
 );
 
+/** the batch service's error body (`{claims_base_url}`, the spec's batch shape) */
+export const BatchErrorBody = Type.Object(
+  {
+    error: Type.Object({ code: Type.String(), message: Type.String(), details: Type.Array(Type.Unknown()) }),
+    batch_reference_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    timestamp: Type.String(),
+  },
+  { $id: "BatchError", description: "error body of the batch claims service" },
+);
+/** a bearer token's failure (RFC 6750) */
+export const BearerErrorBody = Type.Object(
+  { error: Type.String(), error_description: Type.String() },
+  { $id: "BearerError", description: "error body of a missing, invalid or expired bearer token" },
+);
+
+/** the error responses of a route of the batch claims service: 401 in the bearer shape, the rest in the batch one */
+export const bearerServiceErrors = (statuses: number[]): Record<number, TSchema> =>
+  Object.fromEntries(statuses.map((status) => [status, status === 401 ? BearerErrorBody : BatchErrorBody]));
+
 /** the error responses of a route, for OpenAPI (the error handler writes them, not the serializer) */
 export function errorResponses(
   statuses: number[],
