@@ -10,7 +10,7 @@ import { adjudicationSettingsRoutes } from "./modules/adjudication-settings/rout
 import { adminRoutes } from "./modules/admin/routes.js";
 import { claimsBatchRoutes } from "./modules/claims-batch/routes.js";
 import { codeSetRoutes } from "./modules/code-sets/routes.js";
-import { communicationRoutes } from "./modules/communications/routes.js";
+import { communicationRoutes } from "./modules/prior-auth/communications/routes.js";
 import { fwaLearningRoutes } from "./modules/fwa-learning/routes.js";
 import { healthDeclarationRoutes } from "./modules/health-declarations/routes.js";
 import { memberHistoryRoutes } from "./modules/member-history/routes.js";
@@ -25,7 +25,7 @@ import { policyTemplateRoutes } from "./modules/policy-templates/routes.js";
 import { priceListRoutes } from "./modules/price-lists/routes.js";
 import { priorAuthRoutes } from "./modules/prior-auth/routes.js";
 import { providerRoutes } from "./modules/providers/routes.js";
-import { supportingInfoRoutes } from "./modules/supporting-info/routes.js";
+import { supportingInfoRoutes } from "./modules/prior-auth/supporting-info/routes.js";
 import { createApiKeyAuthenticator } from "./modules/tenants/service.js";
 import { userRoutes } from "./modules/users/routes.js";
 import { webhookRoutes } from "./modules/webhooks/routes.js";

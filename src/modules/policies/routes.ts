@@ -2,7 +2,6 @@ import type { ModuleRoutes } from "../../platform/http/plugin.js";
 import { errorResponses } from "../../platform/http/schemas.js";
 import type { PolicyRow } from "./repo.js";
 import {
-  ConsumptionView,
   PatientPolicyKeyQuery,
   PatientPolicyUpdateBody,
   PatientPolicyView,
@@ -109,22 +108,6 @@ export const policyRoutes: ModuleRoutes = async (app, { db }) => {
         code: 200,
         message: "Patient policy updated successfully",
       };
-    },
-  );
-
-  app.get(
-    "/policy/patient/consumption/get",
-    {
-      schema: {
-        tags,
-        summary: "A patient's limits and what prior authorizations have used of them",
-        querystring: PatientPolicyKeyQuery,
-        response: { 200: ConsumptionView, ...errorResponses([400, 401, 404]) },
-      },
-    },
-    async (request) => {
-      const consumption = await policies.getConsumption(db, request.tenant.id, request.query);
-      return { ...consumption, code: 200, message: "Consumption retrieved successfully" };
     },
   );
 };

@@ -1,11 +1,10 @@
-import { halalasOf, riyalsOf } from "../../engine/money.js";
+import { halalasOf } from "../../engine/money.js";
 import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db, Queryable } from "../../platform/db/db.js";
 import { AppError, type ErrorCode, refusal, withConflicts } from "../../platform/http/errors.js";
 import { dateOf } from "../../platform/http/validation.js";
 import { memberRepo } from "../members/repo.js";
 import { networkRepo } from "../networks/repo.js";
-import { templateRepo } from "../policy-templates/repo.js";
 import { type PatientLinkRow, type PolicyRow, patientLinkRepo, policyRepo } from "./repo.js";
 import type { PatientPolicyUpdateInput, PolicyCreateInput, PolicyUpdateInput } from "./schemas.js";
 
@@ -141,7 +140,8 @@ export async function updatePolicy(db: Db, actor: TenantActor, key: PolicyKey, i
   });
 }
 
-async function requireLink(db: Queryable, tenantId: number, key: PolicyKey & { member_id: string }) {
+/** the member's link to the policy (404 E_EPA_01 when the member is not on it) */
+export async function requireLink(db: Queryable, tenantId: number, key: PolicyKey & { member_id: string }) {
   const policy = await requirePolicy(db, tenantId, key);
   const memberPk = await requireMemberPk(db, tenantId, key.member_id);
   const link = await patientLinkRepo.find(db, policy.id, memberPk);
@@ -212,39 +212,4 @@ export function foldUtilization(
     bySubBenefit.set(subKey, (bySubBenefit.get(subKey) ?? 0) + approved);
   }
   return { utilized, exgratia, byBenefit, bySubBenefit };
-}
-
-/**
- * What the member may still use: the limits of the member's category in the policy's template against
- * the approved amounts of the member's prior authorizations under the policy that are not rejected or
- * cancelled. Amounts are summed in halalas.
- */
-export async function getConsumption(db: Db, tenantId: number, key: PolicyKey & { member_id: string }) {
-  const { policy, link } = await requireLink(db, tenantId, key);
-  const [category, usage] = await Promise.all([
-    templateRepo.loadCategory(db, policy.id, link.category_code),
-    patientLinkRepo.utilization(db, tenantId, link.member_pk, policy.id),
-  ]);
-  const { utilized, exgratia, byBenefit, bySubBenefit } = foldUtilization(usage);
-  const benefits = category?.benefits ?? [];
-  return {
-    member_id: key.member_id,
-    category_code: link.category_code,
-    amount_eligible: category?.amount_eligible ?? 0,
-    amount_exgratia: riyalsOf(exgratia),
-    amount_utilized: riyalsOf(utilized),
-    benefit_consumption: benefits.map((benefit) => ({
-      benefit_code: benefit.benefit_code,
-      limit: benefit.limit,
-      utilized: riyalsOf(byBenefit.get(benefit.benefit_code) ?? 0),
-    })),
-    sub_benefit_consumption: benefits.flatMap((benefit) =>
-      benefit.sub_benefits.map((sub) => ({
-        sub_benefit_code: sub.sub_benefit_code,
-        benefit_code: benefit.benefit_code,
-        limit: sub.limit,
-        utilized: riyalsOf(bySubBenefit.get(`${benefit.benefit_code}/${sub.sub_benefit_code}`) ?? 0),
-      })),
-    ),
-  };
 }

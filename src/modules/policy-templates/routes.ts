@@ -1,11 +1,14 @@
 import type { ModuleRoutes } from "../../platform/http/plugin.js";
 import { errorResponses } from "../../platform/http/schemas.js";
+import { PatientPolicyKeyQuery } from "../policies/schemas.js";
+import { getConsumption } from "./consumption.js";
 import {
   BenefitCreateBody,
   BenefitUpdateBody,
   BenefitView,
   CategoryBody,
   CategoryView,
+  ConsumptionView,
   Created,
   SubBenefitCreateBody,
   TemplateQuery,
@@ -113,6 +116,22 @@ export const policyTemplateRoutes: ModuleRoutes = async (app, { db }) => {
       const categories = await templates.getTemplate(db, request.tenant.id, request.query);
       const { ph_erp_id, policy_no } = request.query;
       return { ph_erp_id, policy_no, categories, code: 200, message: "Template retrieved successfully" };
+    },
+  );
+
+  app.get(
+    "/policy/patient/consumption/get",
+    {
+      schema: {
+        tags: ["Policy"],
+        summary: "A patient's limits and what prior authorizations have used of them",
+        querystring: PatientPolicyKeyQuery,
+        response: { 200: ConsumptionView, ...errorResponses([400, 401, 404]) },
+      },
+    },
+    async (request) => {
+      const consumption = await getConsumption(db, request.tenant.id, request.query);
+      return { ...consumption, code: 200, message: "Consumption retrieved successfully" };
     },
   );
 };

@@ -89,3 +89,24 @@ export const TemplateView = Type.Object({
   categories: Type.Array(CategoryNode),
   ...CodeMessage,
 });
+
+/** what a patient may still use of the template's limits (GET /policy/patient/consumption/get) */
+export const ConsumptionView = Type.Object({
+  member_id: Type.String(),
+  category_code: Type.String(),
+  amount_eligible: Type.Number(),
+  amount_exgratia: Type.Number(),
+  amount_utilized: Type.Number(),
+  benefit_consumption: Type.Array(
+    Type.Object({ benefit_code: Type.Integer(), limit: Type.Number(), utilized: Type.Number() }),
+  ),
+  sub_benefit_consumption: Type.Array(
+    Type.Object({
+      sub_benefit_code: Type.Integer(),
+      benefit_code: Type.Integer({ description: "the benefit it belongs to (beyond the spec)" }),
+      limit: Type.Number(),
+      utilized: Type.Number(),
+    }),
+  ),
+  ...CodeMessage,
+});

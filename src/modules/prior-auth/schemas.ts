@@ -9,7 +9,7 @@ import {
   Money,
   Text,
 } from "../../platform/http/schemas.js";
-import { SupportingInfoFields } from "../supporting-info/schemas.js";
+import { SupportingInfoFields } from "./supporting-info/schemas.js";
 
 export const CLAIM_TYPES = ["INSTITUTIONAL", "PROFESSIONAL", "PHARMACY", "DENTAL", "OPTICAL"] as const;
 export const CLAIM_SUB_TYPES = ["IN_PATIENT", "OUT_PATIENT", "EMERGENCY"] as const;

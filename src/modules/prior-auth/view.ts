@@ -1,7 +1,7 @@
 import type { Db } from "../../platform/db/db.js";
 import { AppError } from "../../platform/http/errors.js";
-import { communicationRepo } from "../communications/repo.js";
-import { supportingInfoRepo } from "../supporting-info/repo.js";
+import { communicationRepo } from "./communications/repo.js";
+import { supportingInfoRepo } from "./supporting-info/repo.js";
 import { itemViewOf } from "./present.js";
 import { priorAuthRepo } from "./repo.js";
 

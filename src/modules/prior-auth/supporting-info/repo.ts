@@ -1,4 +1,4 @@
-import type { Queryable } from "../../platform/db/db.js";
+import type { Queryable } from "../../../platform/db/db.js";
 import type { SupportingInfoInput } from "./schemas.js";
 
 export interface SupportingInfoRow {

@@ -1,5 +1,5 @@
 import Type, { type Static } from "typebox";
-import { CodeMessage, DateTime, Enum, Identifier, Text } from "../../platform/http/schemas.js";
+import { CodeMessage, DateTime, Enum, Identifier, Text } from "../../../platform/http/schemas.js";
 
 export const SUPPORTING_INFO_CODES = [
   "INFO",

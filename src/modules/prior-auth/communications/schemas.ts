@@ -1,5 +1,5 @@
 import Type, { type Static } from "typebox";
-import { AnyDateTime, CodeMessage, Text } from "../../platform/http/schemas.js";
+import { AnyDateTime, CodeMessage, Text } from "../../../platform/http/schemas.js";
 
 export const CommunicationBody = Type.Object({
   transaction_id: Text(1, 255, { description: "the prior authorization's transaction_id" }),

@@ -1,10 +1,10 @@
-import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
-import type { Db } from "../../platform/db/db.js";
-import { AppError } from "../../platform/http/errors.js";
-import type { JobQueue } from "../../platform/jobs/queue.js";
-import { emitPriorAuthEvents } from "../prior-auth/events.js";
-import { priorAuthRepo } from "../prior-auth/repo.js";
-import { readjudicate, requirePriorAuth } from "../prior-auth/workflow.js";
+import { recordAudit, type TenantActor } from "../../../platform/audit/audit.js";
+import type { Db } from "../../../platform/db/db.js";
+import { AppError } from "../../../platform/http/errors.js";
+import type { JobQueue } from "../../../platform/jobs/queue.js";
+import { emitPriorAuthEvents } from "../events.js";
+import { priorAuthRepo } from "../repo.js";
+import { readjudicate, requirePriorAuth } from "../workflow.js";
 import { communicationRepo } from "./repo.js";
 import type { CommunicationInput } from "./schemas.js";
 

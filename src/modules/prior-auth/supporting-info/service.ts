@@ -1,7 +1,7 @@
-import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
-import type { Db } from "../../platform/db/db.js";
-import { AppError, refusal } from "../../platform/http/errors.js";
-import { priorAuthRepo } from "../prior-auth/repo.js";
+import { recordAudit, type TenantActor } from "../../../platform/audit/audit.js";
+import type { Db } from "../../../platform/db/db.js";
+import { AppError, refusal } from "../../../platform/http/errors.js";
+import { priorAuthRepo } from "../repo.js";
 import { supportingInfoRepo } from "./repo.js";
 import type { ForClaimInput, ForPreauthInput, SupportingInfoInput } from "./schemas.js";
 

@@ -1,5 +1,5 @@
-import type { ModuleRoutes } from "../../platform/http/plugin.js";
-import { errorResponses } from "../../platform/http/schemas.js";
+import type { ModuleRoutes } from "../../../platform/http/plugin.js";
+import { errorResponses } from "../../../platform/http/schemas.js";
 import { CommunicationBody, CommunicationCreated } from "./schemas.js";
 import { createCommunication } from "./service.js";
 

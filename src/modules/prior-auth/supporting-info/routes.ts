@@ -1,5 +1,5 @@
-import type { ModuleRoutes } from "../../platform/http/plugin.js";
-import { errorResponses } from "../../platform/http/schemas.js";
+import type { ModuleRoutes } from "../../../platform/http/plugin.js";
+import { errorResponses } from "../../../platform/http/schemas.js";
 import { ForClaimBody, ForPreauthBody, SupportingInfoCreated } from "./schemas.js";
 import { addSupportingInfo } from "./service.js";
 
