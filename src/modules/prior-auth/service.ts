@@ -9,14 +9,14 @@ import { memberRepo } from "../members/repo.js";
 import type { PolicyRow } from "../policies/repo.js";
 import { requirePolicy } from "../policies/service.js";
 import { providerRepo } from "../providers/repo.js";
-import { supportingInfoRepo } from "./supporting-info/repo.js";
-import { checkSupportingInfo } from "./supporting-info/service.js";
 import { adjudicate, storedDecisionOf } from "./adjudicate.js";
 import { emitPriorAuthEvents } from "./events.js";
 import { ensureDescribedBenefits, ensureMember, ensurePolicy, lockMember } from "./lightweight.js";
 import { itemResultOf } from "./present.js";
 import { type ItemRow, type PriorAuthRow, priorAuthRepo } from "./repo.js";
 import type { CreateInput, ItemInput } from "./schemas.js";
+import { supportingInfoRepo } from "./supporting-info/repo.js";
+import { checkSupportingInfo } from "./supporting-info/service.js";
 
 /** rules across fields the schema cannot say; any of them refuses the request (400) */
 function checkRequest(input: CreateInput): void {

@@ -1,9 +1,9 @@
 import type { Db } from "../../platform/db/db.js";
 import { AppError } from "../../platform/http/errors.js";
 import { communicationRepo } from "./communications/repo.js";
-import { supportingInfoRepo } from "./supporting-info/repo.js";
 import { itemViewOf } from "./present.js";
 import { priorAuthRepo } from "./repo.js";
+import { supportingInfoRepo } from "./supporting-info/repo.js";
 
 const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
 
