@@ -2,7 +2,7 @@
  * `npm run bench:fwa`: the quality of the FWA detectors on a labelled synthetic batch. The batch is generated
  * in memory with injected patterns (scripts/fwa-inject.ts), every claim goes through JSON and the batch
  * schema as an upload's would, the columns are built and `analyzeBatch` runs the detectors as the batch job
- * does; the decisions are then held against the ground truth (bench/fwa-metrics.ts says how). The detectors
+ * does; the decisions are then held against the ground truth (scripts/fwa-metrics.ts says how). The detectors
  * see only the batch. Prints a table with the targets met or missed, then one JSON line with every figure.
  * Exits 0 whatever the figures (a benchmark, not a test).
  *
@@ -20,7 +20,7 @@ import { FWA_DETECTORS as DETECTORS } from "../src/engine/fwa/detectors.js";
 import { BatchClaim, type BatchClaimInput } from "../src/modules/claims-batch/claim.js";
 // (registers the formats BatchClaim refers to)
 import "../src/platform/http/validation.js";
-import { ENTITY_THRESHOLD, evaluate, type FwaFigures, TARGETS } from "./fwa-metrics.js";
+import { ENTITY_THRESHOLD, evaluate, type FwaFigures, TARGETS } from "../scripts/fwa-metrics.js";
 
 const CLAIMS = Number(process.env.BENCH_FWA_CLAIMS ?? 100_000);
 const RATE = Number(process.env.BENCH_FWA_RATE ?? 0.05);

@@ -9,9 +9,9 @@ import { runGenerator, yearsBetween } from "./fwa-fixtures.js";
 // (this registers the mizan-date and mizan-datetime formats that BatchClaim refers to)
 import "../src/platform/http/validation.js";
 import { Compile } from "typebox/compile";
-import { ENTITY_THRESHOLD, evaluate, precision, recall } from "../bench/fwa-metrics.js";
 import { FWA_PATTERNS, type FwaPattern, PATTERN_KIND, type TruthRecord } from "../scripts/fwa-inject.js";
 import { conflictsFor } from "../scripts/fwa-inject-patterns.js";
+import { ENTITY_THRESHOLD, evaluate, precision, recall } from "../scripts/fwa-metrics.js";
 import {
   type GenerateBatchOptions,
   generateBatch,

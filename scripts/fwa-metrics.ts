@@ -23,16 +23,17 @@
  * - Entity recall: labelled providers (members) whose providerScore (memberScore) is at least
  *   ENTITY_THRESHOLD; an entity without a score is not detected.
  */
+
+import { rocAuc } from "../src/engine/fwa/quality.js";
+import type { BatchDecisions, ColumnarBatchView } from "../src/engine/fwa/types.js";
+import type { BatchClaimInput } from "../src/modules/claims-batch/claim.js";
 import {
   FWA_PATTERNS,
   type FwaPattern,
   PATTERN_ENTITY,
   PATTERN_KIND,
   type TruthRecord,
-} from "../scripts/fwa-inject.js";
-import { rocAuc } from "../src/engine/fwa/quality.js";
-import type { BatchDecisions, ColumnarBatchView } from "../src/engine/fwa/types.js";
-import type { BatchClaimInput } from "../src/modules/claims-batch/claim.js";
+} from "./fwa-inject.js";
 
 export const TARGETS = {
   ruleRecall: 0.95,
