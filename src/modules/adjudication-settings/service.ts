@@ -2,12 +2,12 @@ import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db } from "../../platform/db/db.js";
 import { refusal } from "../../platform/http/errors.js";
 import { isCodeToken, normalizeIcd10 } from "../../reference/icd10.js";
-import { contextRepo, forgetNoEdits } from "../prior-auth/context-repo.js";
+import { engineSettings, forgetNoEdits } from "./engine-settings.js";
 import { diagnosisEditRepo, fwaFlagThreshold, settingsRepo } from "./repo.js";
 import type { EditInput, FwaSettingsInput, SettingsInput } from "./schemas.js";
 
 export async function getSettings(db: Db, tenantId: number) {
-  const settings = await contextRepo.loadSettings(db, tenantId);
+  const settings = await engineSettings.loadSettings(db, tenantId);
   return {
     auto_approval_threshold: settings.autoApprovalThreshold,
     follow_up_days: settings.followUpDays,
@@ -19,7 +19,7 @@ export async function getSettings(db: Db, tenantId: number) {
 export async function updateSettings(db: Db, actor: TenantActor, input: SettingsInput) {
   await db.transaction(async (tx) => {
     await settingsRepo.upsert(tx, actor.tenantId, input);
-    contextRepo.forgetSettings(actor.tenantId);
+    engineSettings.forgetSettings(actor.tenantId);
     await recordAudit(tx, actor, {
       action: "settings.prior-auth.update",
       entityType: "tenant-settings",

@@ -38,7 +38,41 @@ const WRITABLE = [
 
 const COLUMNS = WRITABLE.join(", ");
 
+/** a member as adjudication reads it */
+export interface MemberForAdjudication {
+  pk: number;
+  gender: "MALE" | "FEMALE";
+  date_of_birth: Date;
+}
+
 export const memberRepo = {
+  /** a member created from what a request says of it, unless it exists; true when created */
+  async insertIfMissing(
+    tx: Queryable,
+    tenantId: number,
+    member: { member_id: string; gender: string; marital_status: string | undefined; date_of_birth: string },
+  ): Promise<boolean> {
+    const inserted = await tx.query(
+      `INSERT INTO members (tenant_id, member_id, gender, marital_status, date_of_birth) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (tenant_id, member_id) DO NOTHING RETURNING id`,
+      [tenantId, member.member_id, member.gender, member.marital_status ?? null, member.date_of_birth],
+    );
+    return inserted.length > 0;
+  },
+
+  /** the member's row, locked until commit: one member's requests are adjudicated one after another */
+  async lockForAdjudication(
+    tx: Queryable,
+    tenantId: number,
+    memberId: string,
+  ): Promise<MemberForAdjudication | undefined> {
+    const rows = await tx.query<MemberForAdjudication>(
+      `SELECT id AS pk, gender, date_of_birth FROM members WHERE tenant_id = $1 AND member_id = $2 FOR UPDATE`,
+      [tenantId, memberId],
+    );
+    return rows[0];
+  },
+
   async insert(tx: Queryable, tenantId: number, member: MemberRow): Promise<MemberRow> {
     const placeholders = WRITABLE.map((_, index) => `$${index + 2}`).join(", ");
     const rows = await tx.query<MemberRow>(

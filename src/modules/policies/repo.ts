@@ -57,6 +57,29 @@ export interface LinkConflict {
 export const NOT_UTILIZED_STATUSES = ["REJECTED", "CANCELLED"];
 
 export const policyRepo = {
+  /** the holder's policy, created ACTIVE over the given dates unless it exists (the holder must exist) */
+  async ensure(
+    tx: Queryable,
+    tenantId: number,
+    key: { ph_erp_id: string; policy_no: string },
+    dates: { start_date: string; end_date: string },
+  ): Promise<PolicyRow | undefined> {
+    const rows = await tx.query<PolicyRow>(
+      `WITH holder AS (SELECT id FROM policy_holders WHERE tenant_id = $1 AND ph_erp_id = $2),
+       created AS (
+         INSERT INTO policies (tenant_id, policy_holder_id, policy_no, start_date, end_date, created_date, status)
+         SELECT $1, holder.id, $3, $4::date, $5::date, current_date, 'ACTIVE' FROM holder
+         ON CONFLICT (tenant_id, policy_holder_id, policy_no) DO NOTHING
+         RETURNING ${POLICY_COLUMNS})
+       SELECT * FROM created
+       UNION ALL
+       SELECT ${qualify(POLICY_COLUMNS, "p")} FROM policies p JOIN holder ON p.policy_holder_id = holder.id
+       WHERE p.policy_no = $3`,
+      [tenantId, key.ph_erp_id, key.policy_no, dates.start_date, dates.end_date],
+    );
+    return rows[0];
+  },
+
   /** the holder's database id and, when it exists, its policy; undefined when the holder does not exist */
   async findWithHolder(
     db: Queryable,

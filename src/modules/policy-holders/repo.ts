@@ -12,6 +12,20 @@ export interface PolicyHolderRow {
 const COLUMNS = "ph_erp_id, name, insurance_type, province, registration_number";
 
 export const policyHolderRepo = {
+  /**
+   * A holder known only by its ERP code, unless it exists; a holder whose name is taken by another gets its
+   * ERP code with a suffix as its name (names are unique per tenant)
+   */
+  async insertIfMissing(tx: Queryable, tenantId: number, phErpId: string): Promise<void> {
+    await tx.query(
+      `INSERT INTO policy_holders (tenant_id, ph_erp_id, name)
+       SELECT $1, $2, CASE WHEN EXISTS (SELECT 1 FROM policy_holders WHERE tenant_id = $1 AND name = $2)
+                           THEN $2 || ' (lightweight ' || gen_random_uuid() || ')' ELSE $2 END
+       ON CONFLICT (tenant_id, ph_erp_id) DO NOTHING`,
+      [tenantId, phErpId],
+    );
+  },
+
   async insert(tx: Queryable, tenantId: number, holder: PolicyHolderRow): Promise<PolicyHolderRow> {
     const rows = await tx.query<PolicyHolderRow>(
       `INSERT INTO policy_holders (tenant_id, ${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,

@@ -15,6 +15,49 @@ interface TemplateRow {
 }
 
 export const templateRepo = {
+  /**
+   * Benefits and sub-benefits the policy lacks, created under `category` (made when missing) with limits
+   * of 0; a benefit the policy has under any category is left alone
+   */
+  async insertMissingBenefits(
+    tx: Queryable,
+    tenantId: number,
+    policyId: number,
+    category: string,
+    benefits: ReadonlyMap<number, string>,
+    subBenefits: readonly { benefit: number; code: number; description: string }[],
+  ): Promise<void> {
+    await tx.query(
+      `WITH category AS (
+         INSERT INTO policy_categories (tenant_id, policy_id, category_code, amount_eligible) VALUES ($1, $2, $3, 0)
+         ON CONFLICT (policy_id, category_code) DO UPDATE SET updated_at = policy_categories.updated_at
+         RETURNING id)
+       INSERT INTO policy_benefits (tenant_id, category_id, benefit_code, description, limit_amount)
+       SELECT $1, category.id, b.code, b.description, 0 FROM category, unnest($4::int[], $5::text[]) AS b (code, description)
+       WHERE NOT EXISTS (
+         SELECT 1 FROM policy_benefits pb JOIN policy_categories pc ON pc.id = pb.category_id
+         WHERE pc.policy_id = $2 AND pb.benefit_code = b.code)
+       ON CONFLICT (category_id, benefit_code) DO NOTHING`,
+      [tenantId, policyId, category, [...benefits.keys()], [...benefits.values()]],
+    );
+    if (subBenefits.length === 0) return;
+    await tx.query(
+      `INSERT INTO policy_sub_benefits (tenant_id, benefit_id, sub_benefit_code, description, limit_amount)
+       SELECT DISTINCT ON (pb.id, s.code) $1, pb.id, s.code, s.description, 0
+       FROM unnest($3::int[], $4::int[], $5::text[]) AS s (benefit, code, description)
+       JOIN policy_benefits pb ON pb.benefit_code = s.benefit
+       JOIN policy_categories pc ON pc.id = pb.category_id AND pc.policy_id = $2
+       ON CONFLICT (benefit_id, sub_benefit_code) DO NOTHING`,
+      [
+        tenantId,
+        policyId,
+        subBenefits.map((s) => s.benefit),
+        subBenefits.map((s) => s.code),
+        subBenefits.map((s) => s.description),
+      ],
+    );
+  },
+
   async insertCategory(
     tx: Queryable,
     tenantId: number,

@@ -10,6 +10,7 @@ import type {
   ServiceType,
 } from "../../engine/prior-auth/types.js";
 import type { Queryable } from "../../platform/db/db.js";
+import { engineSettings } from "../adjudication-settings/engine-settings.js";
 import { networkRepo } from "../networks/repo.js";
 import { type PolicyRow, patientLinkRepo } from "../policies/repo.js";
 import { foldUtilization } from "../policies/service.js";
@@ -173,8 +174,8 @@ export async function loadEngineContext(
   const peers = await contextRepo.peers(db, tenantId, serviceCodes);
   const pairs = await contextRepo.pairs(db, tenantId, primary, serviceCodes);
   const codes = request.diagnoses.map((diagnosis) => diagnosis.code);
-  const diagnosisEdits = await contextRepo.diagnosisEdits(db, tenantId, codes);
-  const settings = await contextRepo.settings(db, tenantId);
+  const diagnosisEdits = await engineSettings.diagnosisEdits(db, tenantId, codes);
+  const settings = await engineSettings.settings(db, tenantId);
   const since = request.treatmentDate.getTime() - 30 * DAY;
   const recent = history.filter((item) => item.date.getTime() >= since);
   return {
