@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyInstance } from "fastify";
 import Type from "typebox";
 import type { Config } from "./config.js";
+import { forgetOnAnnouncement } from "./modules/adjudication-settings/engine-settings.js";
 import { adjudicationSettingsRoutes } from "./modules/adjudication-settings/routes.js";
 import { adminRoutes } from "./modules/admin/routes.js";
 import { claimsBatchRoutes } from "./modules/claims-batch/routes.js";
@@ -141,6 +142,9 @@ export async function buildApp(config: Config, db: Db, jobs: JobQueue): Promise<
   if (config.adminToken !== undefined) {
     await app.register(adminRoutes, { db, adminToken: config.adminToken });
   }
+
+  const stopForgetting = await forgetOnAnnouncement(db);
+  app.addHook("onClose", stopForgetting);
 
   const limiter = createRateLimiter(config.rateLimit);
   const authenticate = createApiKeyAuthenticator(db);

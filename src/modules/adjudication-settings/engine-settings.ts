@@ -1,18 +1,36 @@
 import type { DiagnosisEdit, EngineSettings } from "../../engine/prior-auth/types.js";
 import { TtlCache } from "../../platform/cache.js";
-import type { Queryable } from "../../platform/db/db.js";
+import type { Db, Queryable } from "../../platform/db/db.js";
 
 /**
- * The engine's settings of a tenant and its loaded diagnosis edits, as adjudication reads them: both are
- * remembered for 10 s per node (a change made through a node applies there at once; on another node within
- * 10 s).
+ * The engine's settings of a tenant and its loaded diagnosis edits, as adjudication reads them: each node
+ * remembers them for 10 s, and forgets them as soon as any node announces a change (LISTEN/NOTIFY), so a
+ * change applies everywhere at once; the 10 s bound the staleness should a notice be lost.
  */
 const SETTINGS = new TtlCache<typeof DEFAULT_SETTINGS>(10_000);
 const NO_EDITS = new TtlCache<true>(10_000);
 
-/** after an import of edits through this node, the next request reads them */
-export function forgetNoEdits(tenantId: number): void {
+/** the channel a change of a tenant's settings or edits is announced on, its tenant id the payload */
+export const ENGINE_SETTINGS_CHANNEL = "mizan_engine_settings";
+
+/** forgets what this node remembers of a tenant's settings and edits */
+function forget(tenantId: number): void {
+  SETTINGS.delete(String(tenantId));
   NO_EDITS.delete(String(tenantId));
+}
+
+/**
+ * Announces a change of a tenant's settings or edits, in the change's transaction: every node listening
+ * (forgetOnAnnouncement) forgets its memory of them when it commits; this node forgets at once too.
+ */
+export async function announceChange(tx: Queryable, tenantId: number): Promise<void> {
+  forget(tenantId);
+  await tx.query("SELECT pg_notify($1, $2)", [ENGINE_SETTINGS_CHANNEL, String(tenantId)]);
+}
+
+/** makes this node forget a tenant's settings and edits whenever any node announces a change */
+export function forgetOnAnnouncement(db: Db): Promise<() => Promise<void>> {
+  return db.listen(ENGINE_SETTINGS_CHANNEL, (payload) => forget(Number(payload)));
 }
 
 export const DEFAULT_SETTINGS: EngineSettings & { lightweightRetentionDays: number } = {
@@ -30,10 +48,6 @@ export const engineSettings = {
     const loaded = await engineSettings.loadSettings(db, tenantId);
     SETTINGS.set(String(tenantId), loaded);
     return loaded;
-  },
-
-  forgetSettings(tenantId: number): void {
-    SETTINGS.delete(String(tenantId));
   },
 
   async loadSettings(db: Queryable, tenantId: number): Promise<typeof DEFAULT_SETTINGS> {

@@ -2,7 +2,7 @@ import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db } from "../../platform/db/db.js";
 import { refusal } from "../../platform/http/errors.js";
 import { isCodeToken, normalizeIcd10 } from "../../reference/icd10.js";
-import { engineSettings, forgetNoEdits } from "./engine-settings.js";
+import { announceChange, engineSettings } from "./engine-settings.js";
 import { diagnosisEditRepo, fwaFlagThreshold, settingsRepo } from "./repo.js";
 import type { EditInput, FwaSettingsInput, SettingsInput } from "./schemas.js";
 
@@ -19,7 +19,7 @@ export async function getSettings(db: Db, tenantId: number) {
 export async function updateSettings(db: Db, actor: TenantActor, input: SettingsInput) {
   await db.transaction(async (tx) => {
     await settingsRepo.upsert(tx, actor.tenantId, input);
-    engineSettings.forgetSettings(actor.tenantId);
+    await announceChange(tx, actor.tenantId);
     await recordAudit(tx, actor, {
       action: "settings.prior-auth.update",
       entityType: "tenant-settings",
@@ -95,7 +95,7 @@ export async function importDiagnosisEdits(
   await db.transaction(async (tx) => {
     if (options.mode === "replace") await diagnosisEditRepo.clear(tx, actor.tenantId);
     await diagnosisEditRepo.upsertMany(tx, actor.tenantId, normalized);
-    forgetNoEdits(actor.tenantId);
+    await announceChange(tx, actor.tenantId);
     await recordAudit(tx, actor, {
       action: "diagnosis-edits.import",
       entityType: "diagnosis-edits",

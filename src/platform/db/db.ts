@@ -15,6 +15,11 @@ export interface Db extends Queryable {
   readonly kind: "pglite" | "postgres";
   /** runs fn in one transaction: committed when it resolves, rolled back when it throws */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Calls `onPayload` with each NOTIFY on `channel` (a lower-case SQL name), from any connection or node,
+   * once its transaction commits; resolves to the unsubscribe
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
   /** statements that wrote so far (embedded database only: drives its stand-in for autovacuum) */
   writeCount?(): number;

@@ -61,6 +61,11 @@ export async function openPglite(dataDir: string | undefined): Promise<Db> {
         await statements.prepareSeen();
       }
     },
+    listen: async (channel, onPayload) => {
+      const unlisten = await pg.listen(channel, onPayload);
+      // a database closed first has no listeners left to remove
+      return async () => (pg.closed ? undefined : unlisten());
+    },
     close: () => pg.close(),
   };
 }

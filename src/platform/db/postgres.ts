@@ -35,7 +35,37 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
         conn.release();
       }
     },
+    listen: (channel, onPayload) => listenOn(connectionString, channel, onPayload),
     close: () => pool.end(),
+  };
+}
+
+/** a connection of its own that LISTENs, and connects again a second after it is lost */
+async function listenOn(
+  connectionString: string,
+  channel: string,
+  onPayload: (payload: string) => void,
+): Promise<() => Promise<void>> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  let client: pg.Client | undefined;
+  let closed = false;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString });
+    next.on("notification", (message) => {
+      if (message.channel === channel) onPayload(message.payload ?? "");
+    });
+    next.on("error", () => {
+      next.end().catch(() => {});
+      if (!closed) setTimeout(() => connect().catch(() => {}), 1_000).unref();
+    });
+    await next.connect();
+    await next.query(`LISTEN ${channel}`);
+    client = next;
+  };
+  await connect();
+  return async () => {
+    closed = true;
+    await client?.end();
   };
 }
 
