@@ -6,7 +6,7 @@
  * a model that never saw it, and ROC-AUC and PR-AUC are taken over those held-out scores.
  */
 import { averagePrecision, rocAuc } from "./quality.js";
-import { seededRandom } from "./robust.js";
+import { seededRandom, sigmoid } from "./robust.js";
 
 /** the features of a provider in a batch, in this order (rankings.ts computes them) */
 export const PROVIDER_FEATURES = ["volume", "amount", "stay", "cost_per_day", "flags", "profile"] as const;
@@ -67,8 +67,6 @@ function solve(a: number[][], b: number[]): number[] {
     return Math.abs(p) < 1e-12 ? 0 : (row[n] as number) / p;
   });
 }
-
-const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
 
 /** the logit of a feature vector under the model */
 export function modelLogit(model: ProviderModel, features: readonly number[]): number {

@@ -11,7 +11,7 @@
  */
 import { textOf } from "./columnar.js";
 import { modelLogit, type ProviderFeature, type ProviderModel, standardised } from "./provider-model.js";
-import { count, money, num, percent } from "./robust.js";
+import { count, money, num, percent, sigmoid } from "./robust.js";
 import { RANKING } from "./sensitivity.js";
 import {
   claimAmount,
@@ -20,7 +20,6 @@ import {
   providerExposure,
   type RiskTerm,
   reasonsOf,
-  sigmoid,
   volumeTerm,
 } from "./stats-exposure.js";
 import { PROVIDER_PROFILE } from "./stats-providers.js";

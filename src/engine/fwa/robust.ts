@@ -182,6 +182,9 @@ export interface ScoreCurve {
   width: number;
 }
 
+/** the logistic function: a logit to a probability */
+export const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
+
 /** a logistic curve, 0 below `min`: 1 / (1 + exp(-(x - half) / width)) */
 export function scoreOf(evidence: number, curve: ScoreCurve): number {
   if (!(evidence >= curve.min)) return 0;

@@ -13,7 +13,7 @@
  */
 import { CLAIM_SUB_TYPE, textOf } from "./columnar.js";
 import { flag } from "./findings.js";
-import { count, money, num, times } from "./robust.js";
+import { count, money, num, sigmoid, times } from "./robust.js";
 import { EXPOSURE, RANKING } from "./sensitivity.js";
 import { type ColumnarBatchView, type Detector, NO_DATE } from "./types.js";
 
@@ -51,7 +51,6 @@ export interface ProviderTally {
 }
 
 const IN_PATIENT = CLAIM_SUB_TYPE.IN_PATIENT;
-export const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
 
 /** mean and standard deviation of the finite values */
 function moments(values: Float64Array): { mean: number; sd: number } {

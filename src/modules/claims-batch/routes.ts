@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Readable } from "node:stream";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ModuleDeps } from "../../platform/http/plugin.js";
 import {
   BatchErrorBody,
@@ -30,6 +31,14 @@ import { presentSubscription, subscribe, unsubscribe } from "./subscriptions.js"
 const tags = ["Claims batch"];
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+/** a whole view of a batch as a CSV download */
+function sendCsv(reply: FastifyReply, filename: string, csv: Readable) {
+  return reply
+    .header("content-type", "text/csv; charset=utf-8")
+    .header("content-disposition", `attachment; filename="${filename}.csv"`)
+    .send(csv);
+}
 
 /** gzip when the body says so: Content-Encoding gzip, or a gzip Content-Type */
 function isGzip(request: FastifyRequest): boolean {
@@ -135,16 +144,12 @@ export async function claimsBatchRoutes(app: FastifyInstance, deps: ModuleDeps) 
         (request.params as { batch_id: string }).batch_id,
       );
       const filter = query.filter ?? "all";
-      if (query.format === "csv") {
-        const csv = resultsCsv(db, batch, filter);
-        return reply
-          .header("content-type", "text/csv; charset=utf-8")
-          .header(
-            "content-disposition",
-            `attachment; filename="${batch.id}${filter === "all" ? "" : `-${filter}`}.csv"`,
-          )
-          .send(csv);
-      }
+      if (query.format === "csv")
+        return sendCsv(
+          reply,
+          `${batch.id}${filter === "all" ? "" : `-${filter}`}`,
+          resultsCsv(db, batch, filter),
+        );
       return resultsPage(db, batch, { page: query.page, perPage: query.per_page, filter });
     },
   );
@@ -173,10 +178,7 @@ export async function claimsBatchRoutes(app: FastifyInstance, deps: ModuleDeps) 
         );
         const ranked: RankingView = view;
         if (query.format === "csv")
-          return reply
-            .header("content-type", "text/csv; charset=utf-8")
-            .header("content-disposition", `attachment; filename="${batch.id}-${view}.csv"`)
-            .send(rankingCsv(db, batch, ranked));
+          return sendCsv(reply, `${batch.id}-${view}`, rankingCsv(db, batch, ranked));
         return rankingPage(db, batch, ranked, { page: query.page, perPage: query.per_page });
       },
     );
