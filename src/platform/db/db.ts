@@ -1,5 +1,3 @@
-import type { PGlite } from "@electric-sql/pglite";
-
 /**
  * The one database interface every repository takes. PGlite (embedded) and PostgreSQL (`pg`) both
  * implement it, so the same SQL runs on both.
@@ -21,10 +19,18 @@ export interface Db extends Queryable {
    */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
-  /** statements that wrote so far (embedded database only: drives its stand-in for autovacuum) */
-  writeCount?(): number;
-  /** the embedded database itself (PGlite only): the job queue runs on the same single connection */
-  readonly embedded?: PGlite;
+  /**
+   * Statements that wrote so far, by the tables they name (embedded database only: drives its stand-in
+   * for autovacuum)
+   */
+  writesByTable?(): ReadonlyMap<string, number>;
+  /**
+   * The job queue's way into the embedded database (PGlite only), where pg-boss's PGlite adapter runs its
+   * statements; on PostgreSQL pg-boss keeps a pool of its own
+   */
+  readonly jobsDatabase?: {
+    executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  };
 }
 
 /** PostgreSQL type OIDs whose default parsing we override, identically on both drivers */

@@ -31,77 +31,59 @@ export function sqlLiteral(value: Scalar | unknown): string | undefined {
 /** a statement seen this often inside transactions is prepared, once they are over */
 const PREPARE_AFTER_USES = 2;
 
-export function createStatementCache(pg: PGlite) {
-  const names = new Map<string, Promise<string | undefined>>();
-  /** texts run inside transactions (how often), those now due for preparing, and the names of those prepared */
-  const seenInTransactions = new Map<string, number>();
+/**
+ * Prepared statements of the one PGlite session, and the text that runs a statement through one. A
+ * statement in this text form (EXECUTE with literals, or a statement without parameters) can share one
+ * simple-protocol message with others: a WASM call costs some 70 µs, a statement inside one some 20.
+ */
+export function createStatementCache(pg: Pick<PGlite, "exec">) {
+  const names = new Map<string, string | null>();
+  /** texts run inside transactions before they were prepared (how often), and those now due */
+  const seen = new Map<string, number>();
   const due: string[] = [];
-  const ready = new Map<string, string>();
 
-  const nameFor = (text: string): Promise<string | undefined> => {
-    let name = names.get(text);
-    if (name === undefined) {
-      if (names.size >= MAX_PREPARED) return Promise.resolve(undefined);
-      const candidate = `mizan_${names.size + 1}`;
-      // a text that cannot be prepared (or fails to) simply keeps the ordinary path
-      name = pg.exec(`PREPARE ${candidate} AS ${text}`).then(
-        () => {
-          ready.set(text, candidate);
-          return candidate;
-        },
-        () => undefined,
-      );
-      names.set(text, name);
-    }
-    return name;
+  const prepare = async (text: string): Promise<void> => {
+    if (names.has(text) || names.size >= MAX_PREPARED) return;
+    const name = `mizan_${names.size + 1}`;
+    // a text that cannot be prepared (or fails to) simply keeps the extended protocol
+    names.set(
+      text,
+      await pg.exec(`PREPARE ${name} AS ${text}`).then(
+        () => name,
+        () => null,
+      ),
+    );
   };
 
-  const execute = async <T>(target: Pick<PGlite, "query">, name: string, literals: string[]) =>
-    (
-      await target.query<T>(
-        literals.length > 0 ? `EXECUTE ${name}(${literals.join(", ")})` : `EXECUTE ${name}`,
-      )
-    ).rows;
-
   return {
-    /** runs `text` through its prepared statement (preparing it first); undefined: take the ordinary path */
-    async executePrepared<T>(text: string, params: readonly unknown[]): Promise<T[] | undefined> {
+    /**
+     * The simple-protocol text that runs `text` with `params`, or undefined when it must take the extended
+     * protocol (not prepared yet, or a parameter no literal can carry). `inTransaction`: a statement not
+     * prepared yet is noted, to be prepared after the transaction (PREPARE is never run inside one, where
+     * its failure would abort the caller's transaction); outside, it is prepared now.
+     */
+    async textOf(text: string, params: readonly unknown[] | undefined, inTransaction: boolean) {
+      if (params === undefined || params.length === 0) return text;
       const literals = params.map(sqlLiteral);
       if (literals.some((literal) => literal === undefined)) return undefined;
-      const name = await nameFor(text);
-      if (name === undefined) return undefined;
-      return execute<T>(pg, name, literals as string[]);
-    },
-
-    /**
-     * Inside a transaction: runs `text` prepared when it already is, and otherwise notes it, so that a
-     * statement transactions keep running is prepared once they are over (PREPARE is never run inside
-     * one, where its failure would abort the caller's transaction). Undefined: take the ordinary path.
-     */
-    async executeInTransaction<T>(
-      tx: Pick<PGlite, "query">,
-      text: string,
-      params: readonly unknown[],
-    ): Promise<T[] | undefined> {
-      const name = ready.get(text);
-      if (name === undefined) {
-        if (!names.has(text)) {
-          const uses = (seenInTransactions.get(text) ?? 0) + 1;
-          seenInTransactions.set(text, uses);
+      if (!names.has(text)) {
+        if (!inTransaction) await prepare(text);
+        else {
+          const uses = (seen.get(text) ?? 0) + 1;
+          seen.set(text, uses);
           if (uses === PREPARE_AFTER_USES) due.push(text);
         }
-        return undefined;
       }
-      const literals = params.map(sqlLiteral);
-      if (literals.some((literal) => literal === undefined)) return undefined;
-      return execute<T>(tx, name, literals as string[]);
+      const name = names.get(text);
+      if (name === undefined || name === null) return undefined;
+      return `EXECUTE ${name}(${literals.join(", ")})`;
     },
 
     /** prepares what transactions ran often enough; call it outside transactions */
-    async prepareSeen(): Promise<void> {
+    async prepareDue(): Promise<void> {
       for (let text = due.shift(); text !== undefined; text = due.shift()) {
-        seenInTransactions.delete(text);
-        await nameFor(text);
+        seen.delete(text);
+        await prepare(text);
       }
     },
   };

@@ -1,71 +1,163 @@
-import { mkdirSync } from "node:fs";
-import { PGlite, type Transaction } from "@electric-sql/pglite";
-import { type Db, OID } from "./db.js";
-import { createStatementCache } from "./pglite-statements.js";
+import { Worker } from "node:worker_threads";
+import type { Db, Queryable } from "./db.js";
+import { deserializeError, type HostReply, type HostRequest } from "./pglite-protocol.js";
 
-const parsers = {
-  [OID.int8]: (value: string) => Number(value),
-  [OID.numeric]: (value: string) => value,
-  [OID.date]: (value: string) => value,
-};
+const WRITTEN_TABLE =
+  /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)?)/gi;
 
-const WRITE = /^\s*(INSERT|UPDATE|DELETE)\b/i;
+/** counts the writes of statements by the tables they name (each text is read once) */
+function createWriteCounter() {
+  const tablesOf = new Map<string, string[]>();
+  const writes = new Map<string, number>();
+  return {
+    writes: writes as ReadonlyMap<string, number>,
+    note(text: string): void {
+      let tables = tablesOf.get(text);
+      if (tables === undefined) {
+        tables = [
+          ...new Set([...text.matchAll(WRITTEN_TABLE)].map((match) => (match[1] as string).toLowerCase())),
+        ];
+        if (tablesOf.size < 5_000) tablesOf.set(text, tables);
+      }
+      for (const table of tables) writes.set(table, (writes.get(table) ?? 0) + 1);
+    },
+  };
+}
+
+type Ask = (request: DistributiveOmit<HostRequest, "id">) => Promise<unknown>;
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
+
+/** the thread of the host beside this file: built, or from the sources through tsx (tests, benchmarks) */
+function startHost(dataDir: string | undefined): Worker {
+  if (!import.meta.url.endsWith(".ts"))
+    return new Worker(new URL("./pglite-host.js", import.meta.url), { workerData: { dataDir } });
+  // a thread does not inherit tsx's loader: it registers it before it loads the host
+  const tsx = JSON.stringify(import.meta.resolve("tsx/esm/api"));
+  const host = JSON.stringify(new URL("./pglite-host.ts", import.meta.url).href);
+  return new Worker(`import(${tsx}).then((api) => { api.register(); return import(${host}); })`, {
+    eval: true,
+    execArgv: [],
+    workerData: { dataDir },
+  });
+}
 
 /**
- * Embedded PostgreSQL. `dataDir` undefined keeps everything in memory (tests). It counts the writes it
- * runs, for the maintenance that stands in for autovacuum (see maintenance.ts).
+ * Embedded PostgreSQL, in a thread of its own (pglite-host.ts). `dataDir` undefined keeps everything in
+ * memory (tests). It counts the writes it is asked to run by table, for the maintenance that stands in
+ * for autovacuum (see maintenance.ts).
  */
 export async function openPglite(dataDir: string | undefined): Promise<Db> {
-  if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
-  const pg = await PGlite.create({ dataDir, parsers });
-  let writes = 0;
-  const statements = createStatementCache(pg);
-  /**
-   * Reads outside transactions run prepared. Inside transactions, statements prepared already run
-   * prepared, and those run repeatedly are prepared after the transaction (see the statement cache).
-   * Writes outside transactions keep the ordinary path.
-   */
-  const run = async <T>(target: PGlite | Transaction, text: string, params?: readonly unknown[]) => {
-    const write = WRITE.test(text);
-    if (write) writes++;
-    if (params !== undefined && params.length > 0) {
-      const rows =
-        target !== pg
-          ? await statements.executeInTransaction<T>(target, text, params)
-          : write
-            ? undefined
-            : await statements.executePrepared<T>(text, params);
-      if (rows !== undefined) return rows;
-    }
-    return (await target.query<T>(text, params as unknown[] | undefined)).rows;
+  const worker = startHost(dataDir);
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  const notices = new Map<number, (payload: string) => void>();
+  let nextId = 1;
+  let stopped: Error | undefined;
+
+  // the thread keeps the process alive only while it has work in hand
+  const settle = (id: number) => {
+    const entry = pending.get(id);
+    pending.delete(id);
+    if (pending.size === 0) worker.unref();
+    return entry;
   };
+  const ready = new Promise<void>((resolve, reject) => {
+    pending.set(0, { resolve: () => resolve(), reject });
+  });
+  worker.on("message", (message: HostReply) => {
+    if ("notice" in message) {
+      notices.get(message.notice)?.(message.payload);
+      return;
+    }
+    const entry = settle(message.id);
+    if (message.ok) entry?.resolve(message.value);
+    else entry?.reject(deserializeError(message.error));
+  });
+  const fail = (error: Error) => {
+    stopped ??= error;
+    for (const id of [...pending.keys()]) settle(id)?.reject(error);
+  };
+  worker.on("error", fail);
+  worker.on("exit", (code) => fail(new Error(`the embedded database's thread stopped (exit code ${code})`)));
+  await ready;
+
+  // the requests of one tick cross as one message
+  let outbox: HostRequest[] = [];
+  const flush = () => {
+    worker.postMessage(outbox);
+    outbox = [];
+  };
+  const ask: Ask = (request) => {
+    if (stopped !== undefined) return Promise.reject(stopped);
+    const id = nextId++;
+    if (pending.size === 0) worker.ref();
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      if (outbox.length === 0) queueMicrotask(flush);
+      outbox.push({ ...request, id } as HostRequest);
+    });
+  };
+
+  const counter = createWriteCounter();
+  let nextTransaction = 1;
+  /** statements outside a transaction, or in one (which begins with its first statement) */
+  const on = (transaction?: { tx: number; begun: boolean }): Queryable => {
+    const tx = transaction?.tx;
+    const first = (): { begin?: true } => {
+      if (transaction === undefined || transaction.begun) return {};
+      transaction.begun = true;
+      return { begin: true };
+    };
+    return {
+      query: async <T>(text: string, params?: readonly unknown[]) => {
+        counter.note(text);
+        return (await ask({ op: "query", tx, ...first(), text, params })) as T[];
+      },
+      exec: async (script) => {
+        counter.note(script);
+        await ask({ op: "exec", tx, ...first(), script });
+      },
+    };
+  };
+  const outside = on();
+
   return {
     kind: "pglite",
-    embedded: pg,
-    writeCount: () => writes,
-    query: (text, params) => run(pg, text, params),
-    exec: async (script) => {
-      await pg.exec(script);
+    ...outside,
+    writesByTable: () => counter.writes,
+    jobsDatabase: {
+      executeSql: async (text, values) => {
+        counter.note(text);
+        return { rows: (await ask({ op: "jobs", text, values })) as unknown[] };
+      },
     },
     transaction: async (fn) => {
+      const transaction = { tx: nextTransaction++, begun: false };
+      const end = (commit: boolean) =>
+        transaction.begun ? ask({ op: "end", tx: transaction.tx, commit }) : Promise.resolve();
+      let result: Awaited<ReturnType<typeof fn>>;
       try {
-        return await pg.transaction((tx) =>
-          fn({
-            query: (text, params) => run(tx, text, params),
-            exec: async (script) => {
-              await tx.exec(script);
-            },
-          }),
-        );
-      } finally {
-        await statements.prepareSeen();
+        result = await fn(on(transaction));
+      } catch (error) {
+        await end(false).catch(() => {});
+        throw error;
       }
+      await end(true);
+      return result;
     },
     listen: async (channel, onPayload) => {
-      const unlisten = await pg.listen(channel, onPayload);
-      // a database closed first has no listeners left to remove
-      return async () => (pg.closed ? undefined : unlisten());
+      const listener = (await ask({ op: "listen", channel })) as number;
+      notices.set(listener, onPayload);
+      return async () => {
+        notices.delete(listener);
+        // a database closed first has no listeners left to remove
+        if (stopped === undefined) await ask({ op: "unlisten", listener });
+      };
     },
-    close: () => pg.close(),
+    close: async () => {
+      if (stopped !== undefined) return;
+      await ask({ op: "close" });
+      stopped = new Error("the embedded database is closed");
+      await worker.terminate();
+    },
   };
 }

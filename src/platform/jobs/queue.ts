@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
-import { fromPglite, type JobResult, type JobWithMetadata, PgBoss } from "pg-boss";
+import { type JobResult, type JobWithMetadata, PgBoss } from "pg-boss";
 import type { Db, Queryable } from "../db/db.js";
 
 /** Enqueues background work. */
@@ -81,8 +81,7 @@ export interface JobOptions {
 function bossFor(db: Db, databaseUrl: string | undefined, schema: string): PgBoss {
   // supervision (which retries jobs whose worker stopped sending heartbeats) runs every 10 s
   const common = { schema, superviseIntervalSeconds: 10, monitorIntervalSeconds: 10 };
-  if (db.embedded !== undefined)
-    return new PgBoss({ ...common, db: fromPglite(db.embedded), backend: "pglite" });
+  if (db.jobsDatabase !== undefined) return new PgBoss({ ...common, db: db.jobsDatabase, backend: "pglite" });
   if (databaseUrl === undefined) throw new Error("the job queue needs DATABASE_URL or the embedded database");
   return new PgBoss({ ...common, connectionString: databaseUrl, max: 4 });
 }
@@ -222,7 +221,7 @@ export function createJobRunner(options: JobOptions): JobRunner {
     async stop() {
       if (!started) return;
       started = false;
-      await boss.stop({ graceful: true, timeout: 20_000, close: db.embedded === undefined });
+      await boss.stop({ graceful: true, timeout: 20_000, close: db.jobsDatabase === undefined });
     },
   };
 }

@@ -1,0 +1,255 @@
+import { mkdirSync } from "node:fs";
+import { parentPort, workerData } from "node:worker_threads";
+import { PGlite } from "@electric-sql/pglite";
+import { fromPglite } from "pg-boss";
+import { OID } from "./db.js";
+import { type HostReply, type HostRequest, serializeError } from "./pglite-protocol.js";
+import { createStatementCache } from "./pglite-statements.js";
+
+/**
+ * The thread that owns the embedded database. PGlite's WASM PostgreSQL runs here, so its work does not
+ * wait behind HTTP, validation and the engine on the application's thread, and the two use both cores.
+ *
+ * PGlite has one session. A transaction holds it from its first statement to its end; statements outside
+ * transactions and the job queue's take it one batch at a time. Statements that arrive together (a
+ * caller's Promise.all) run as one simple-protocol message where they can: inside a transaction, and
+ * reads outside one (a multi-statement message is one implicit transaction, so writes there go alone).
+ */
+
+const parsers = {
+  [OID.int8]: (value: string) => Number(value),
+  [OID.numeric]: (value: string) => value,
+  [OID.date]: (value: string) => value,
+};
+
+const port = parentPort;
+if (port === null) throw new Error("pglite-host runs as a worker thread");
+const dataDir: string | undefined = workerData?.dataDir;
+if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
+const pg = await PGlite.create({ dataDir, parsers });
+await pg.exec("SET plan_cache_mode = force_generic_plan");
+const statements = createStatementCache(pg);
+const jobs = fromPglite(pg);
+
+/** the session: taken in turn, first come first served */
+let sessionTail: Promise<void> = Promise.resolve();
+function takeSession(): Promise<() => void> {
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const turn = sessionTail.then(() => release);
+  sessionTail = sessionTail.then(() => released);
+  return turn;
+}
+
+async function withSession<T>(fn: () => Promise<T>): Promise<T> {
+  const release = await takeSession();
+  try {
+    return await fn();
+  } finally {
+    release();
+  }
+}
+
+type Statement = Extract<HostRequest, { op: "query" }>;
+type Settle = (outcome: { ok: true; value: unknown } | { ok: false; error: unknown }) => void;
+
+const READ = /^\s*SELECT\b/i;
+
+/**
+ * Runs statements in order; those with a simple-protocol text share one message. `transaction`: the open
+ * transaction they belong to, whose BEGIN rides on the first message that goes.
+ */
+async function runStatements(
+  batch: readonly Statement[],
+  transaction: OpenTransaction | undefined,
+  settle: Settle[],
+) {
+  const inTransaction = transaction !== undefined;
+  const begin = () => {
+    if (transaction === undefined || transaction.begun) return [];
+    transaction.begun = true;
+    return ["BEGIN"];
+  };
+  let texts: { text: string; index: number }[] = [];
+  const flush = async () => {
+    if (texts.length === 0) return;
+    const group = texts;
+    texts = [];
+    try {
+      const prefix = begin();
+      const results = await pg.exec([...prefix, ...group.map((entry) => entry.text)].join(";\n"));
+      for (const [i, entry] of group.entries())
+        settle[entry.index]?.({ ok: true, value: results[i + prefix.length]?.rows ?? [] });
+    } catch (error) {
+      // inside a transaction the failure aborts it: every statement of the message answers it
+      if (inTransaction || group.length === 1) {
+        for (const entry of group) settle[entry.index]?.({ ok: false, error });
+        return;
+      }
+      // reads outside a transaction: run again one by one, so each gets its own answer
+      for (const entry of group) await runAlone(entry.text, undefined, settle[entry.index]);
+    }
+  };
+  for (const [index, statement] of batch.entries()) {
+    const text = await statements.textOf(statement.text, statement.params, inTransaction);
+    const shareable = text !== undefined && (inTransaction || READ.test(statement.text));
+    if (shareable) texts.push({ text, index });
+    else {
+      await flush();
+      if (begin().length > 0) await pg.exec("BEGIN");
+      await runAlone(
+        text ?? statement.text,
+        text === undefined ? statement.params : undefined,
+        settle[index],
+      );
+    }
+  }
+  await flush();
+}
+
+async function runAlone(text: string, params: readonly unknown[] | undefined, settle: Settle | undefined) {
+  try {
+    const rows =
+      params === undefined
+        ? ((await pg.exec(text)).at(-1)?.rows ?? [])
+        : (await pg.query(text, params as unknown[])).rows;
+    settle?.({ ok: true, value: rows });
+  } catch (error) {
+    settle?.({ ok: false, error });
+  }
+}
+
+/** an open transaction: the session it holds, and whether its BEGIN has run */
+interface OpenTransaction {
+  release: () => void;
+  begun: boolean;
+}
+const transactions = new Map<number, OpenTransaction>();
+const listeners = new Map<number, () => Promise<void>>();
+
+async function endTransaction(tx: number, commit: boolean): Promise<void> {
+  const open = transactions.get(tx);
+  if (open === undefined) throw new Error(`transaction ${tx} is not open`);
+  transactions.delete(tx);
+  try {
+    if (open.begun) await pg.exec(commit ? "COMMIT" : "ROLLBACK");
+  } catch (error) {
+    if (pg.isInTransaction()) await pg.exec("ROLLBACK");
+    throw error;
+  } finally {
+    await statements.prepareDue().finally(open.release);
+  }
+}
+
+async function handleOther(request: Exclude<HostRequest, Statement>): Promise<unknown> {
+  switch (request.op) {
+    case "exec": {
+      const transaction = request.tx === undefined ? undefined : transactions.get(request.tx);
+      if (transaction === undefined)
+        return withSession(async () => (await pg.exec(request.script)) && undefined);
+      if (!transaction.begun) await pg.exec("BEGIN");
+      transaction.begun = true;
+      return (await pg.exec(request.script)) && undefined;
+    }
+    case "end":
+      return endTransaction(request.tx, request.commit);
+    case "jobs":
+      return withSession(async () => (await jobs.executeSql(request.text, request.values)).rows);
+    case "listen": {
+      const listener = request.id;
+      const unlisten = await withSession(() =>
+        pg.listen(request.channel, (payload) => reply({ notice: listener, payload })),
+      );
+      listeners.set(listener, unlisten);
+      return listener;
+    }
+    case "unlisten": {
+      const unlisten = listeners.get(request.listener);
+      listeners.delete(request.listener);
+      if (unlisten !== undefined && !pg.closed) await withSession(unlisten);
+      return undefined;
+    }
+    case "close":
+      return withSession(() => pg.close());
+  }
+}
+
+function reply(message: HostReply): void {
+  port?.postMessage(message);
+}
+
+const answer =
+  (id: number): Settle =>
+  (outcome) =>
+    reply(
+      outcome.ok
+        ? { id, ok: true, value: outcome.value }
+        : { id, ok: false, error: serializeError(outcome.error) },
+    );
+
+/**
+ * A lane runs its requests in the order sent: one per transaction, one for statements outside
+ * transactions, and one per request of any other kind. Lanes do not wait for each other, but for the
+ * session.
+ */
+interface Lane {
+  queue: HostRequest[];
+  running: boolean;
+}
+const lanes = new Map<string, Lane>();
+
+function laneOf(request: HostRequest): string {
+  if ((request.op === "query" || request.op === "exec" || request.op === "end") && request.tx !== undefined)
+    return `tx:${request.tx}`;
+  return request.op === "query" ? "outside" : `request:${request.id}`;
+}
+
+async function drain(key: string, lane: Lane): Promise<void> {
+  lane.running = true;
+  while (lane.queue.length > 0) {
+    const first = lane.queue[0] as HostRequest;
+    if ((first.op === "query" || first.op === "exec") && first.tx !== undefined && first.begin)
+      transactions.set(first.tx, { release: await takeSession(), begun: false });
+    const transaction = "tx" in first && first.tx !== undefined ? transactions.get(first.tx) : undefined;
+    if ("tx" in first && first.tx !== undefined && transaction === undefined) {
+      lane.queue.shift();
+      answer(first.id)({ ok: false, error: new Error(`transaction ${first.tx} is not open`) });
+      continue;
+    }
+    if (first.op === "query") {
+      let count = 1;
+      while (lane.queue[count]?.op === "query") count++;
+      const batch = lane.queue.splice(0, count) as Statement[];
+      const settle = batch.map((statement) => answer(statement.id));
+      if (transaction !== undefined) await runStatements(batch, transaction, settle);
+      else await withSession(() => runStatements(batch, undefined, settle));
+      continue;
+    }
+    lane.queue.shift();
+    await handleOther(first as Exclude<HostRequest, Statement>).then(
+      (value) => answer(first.id)({ ok: true, value }),
+      (error: unknown) => answer(first.id)({ ok: false, error }),
+    );
+  }
+  lane.running = false;
+  lanes.delete(key);
+}
+
+port.on("message", (requests: HostRequest[]) => {
+  // every request of the message is queued before any lane starts, so that a lane's batch holds them all
+  const woken = new Map<string, Lane>();
+  for (const request of requests) {
+    const key = laneOf(request);
+    let lane = lanes.get(key);
+    if (lane === undefined) {
+      lane = { queue: [], running: false };
+      lanes.set(key, lane);
+    }
+    lane.queue.push(request);
+    if (!lane.running) woken.set(key, lane);
+  }
+  for (const [key, lane] of woken) void drain(key, lane);
+});
+reply({ id: 0, ok: true, value: "ready" });

@@ -1,0 +1,46 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Db } from "../../../src/platform/db/db.js";
+import { startEmbeddedMaintenance } from "../../../src/platform/db/maintenance.js";
+import { openPglite } from "../../../src/platform/db/pglite.js";
+
+const quiet = { info: () => {}, error: () => {} };
+
+async function rowsEstimate(db: Db, table: string): Promise<number> {
+  const rows = await db.query<{ reltuples: number }>(
+    "SELECT reltuples::float8 AS reltuples FROM pg_class WHERE relname = $1",
+    [table],
+  );
+  return rows[0]?.reltuples ?? Number.NaN;
+}
+
+describe("the embedded database's stand-in for autovacuum", () => {
+  let db: Db;
+  before(async () => {
+    db = await openPglite(undefined);
+    await db.exec("CREATE TABLE busy (id int); CREATE TABLE quiet (id int)");
+  });
+  after(() => db.close());
+
+  it("analyzes a table once its writes pass the threshold, and only the tables written", async () => {
+    const stop = await startEmbeddedMaintenance(db, quiet, { checkEveryMs: 20, analyzeBaseWrites: 10 });
+    try {
+      assert.equal(await rowsEstimate(db, "busy"), 0, "analyzed at start, while empty");
+      for (let i = 0; i < 5; i++) await db.query("INSERT INTO busy VALUES ($1)", [i]);
+      await db.exec("INSERT INTO quiet SELECT generate_series(1, 500)");
+      await sleep(150);
+      assert.equal(await rowsEstimate(db, "busy"), 0, "5 writes are below 10 + a tenth of 0 rows");
+      for (let i = 5; i < 12; i++) await db.query("INSERT INTO busy VALUES ($1)", [i]);
+      let estimate = 0;
+      for (let wait = 0; wait < 500 && estimate === 0; wait++) {
+        await sleep(20);
+        estimate = await rowsEstimate(db, "busy");
+      }
+      assert.equal(estimate, 12, "12 writes pass the threshold: ANALYZE counted the rows");
+      assert.equal(await rowsEstimate(db, "quiet"), 0, "one write of 500 rows is below the threshold");
+    } finally {
+      stop();
+    }
+  });
+});
