@@ -53,62 +53,60 @@ export function audienceOf(event: Pick<OutboxEvent, "hookType" | "transactionTyp
   return [event.hookType, event.transactionType === "CLAIM" ? "CLAIM" : "PRE_AUTH", "BOTH"];
 }
 
-interface StoredEvent {
-  id: string;
-  seq: number;
-}
-
-async function storeEvent(tx: Queryable, tenantId: number, event: OutboxEvent): Promise<StoredEvent> {
-  const rows = await tx.query<StoredEvent>(
-    `INSERT INTO events (tenant_id, hook_type, event_type, data, subject, request_id)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, seq`,
+/**
+ * Stores the event and a delivery row per chosen target, in one statement, then enqueues the job that
+ * makes each delivery's first attempt. `targets` is a SELECT of (webhook_id, subscription_id) pairs over
+ * the tenant's active targets, with $1 the tenant and $5 its parameter.
+ */
+async function storeEvent(
+  tx: Queryable,
+  jobs: JobQueue,
+  tenantId: number,
+  event: OutboxEvent,
+  targets: { select: string; param: unknown },
+): Promise<{ eventId: string; deliveryIds: number[] }> {
+  const rows = await tx.query<{
+    event_id: string;
+    seq: number;
+    id: number | null;
+    webhook_id: number | null;
+    subscription_id: string | null;
+  }>(
+    `WITH e AS (
+       INSERT INTO events (tenant_id, hook_type, event_type, data, subject, request_id)
+       VALUES ($1, $2, $3, $4, $6, $7) RETURNING id, seq),
+     d AS (
+       INSERT INTO event_deliveries (tenant_id, event_id, event_seq, subject, webhook_id, subscription_id)
+       SELECT $1, e.id, e.seq, $6, t.webhook_id, t.subscription_id FROM e, (${targets.select}) AS t
+       RETURNING id, webhook_id, subscription_id)
+     SELECT e.id AS event_id, e.seq, d.id, d.webhook_id, d.subscription_id FROM e LEFT JOIN d ON true
+     ORDER BY d.id`,
     [
       tenantId,
       event.hookType,
       event.eventType,
       JSON.stringify(event.data),
+      targets.param,
       event.subject ?? null,
       event.requestId ?? null,
     ],
   );
-  return rows[0] as StoredEvent;
-}
-
-/**
- * A delivery row per chosen target and the job that makes its first attempt. `targets` is a SELECT of
- * (webhook_id, subscription_id) pairs over the tenant's active targets, with $1 the tenant and $5 its
- * parameter.
- */
-async function enqueueDeliveries(
-  tx: Queryable,
-  jobs: JobQueue,
-  tenantId: number,
-  stored: StoredEvent,
-  event: OutboxEvent,
-  targets: { select: string; param: unknown },
-): Promise<number[]> {
-  const deliveries = await tx.query<{
-    id: number;
-    webhook_id: number | null;
-    subscription_id: string | null;
-  }>(
-    `INSERT INTO event_deliveries (tenant_id, event_id, event_seq, subject, webhook_id, subscription_id)
-     SELECT $1, $2, $3, $4, t.webhook_id, t.subscription_id FROM (${targets.select}) AS t
-     RETURNING id, webhook_id, subscription_id`,
-    [tenantId, stored.id, stored.seq, event.subject ?? null, targets.param],
+  const first = rows[0] as { event_id: string; seq: number };
+  const deliveries = rows.filter((row) => row.id !== null);
+  await Promise.all(
+    deliveries.map((delivery) => {
+      const data: DeliveryJobData = {
+        deliveryId: delivery.id as number,
+        attempt: 1,
+        target: delivery.webhook_id === null ? `s:${delivery.subscription_id}` : `w:${delivery.webhook_id}`,
+        subject: event.subject ?? null,
+        seq: first.seq,
+        ...(event.requestId === undefined ? {} : { requestId: event.requestId }),
+      };
+      return jobs.send(tx, DELIVERY_QUEUE, data);
+    }),
   );
-  for (const delivery of deliveries) {
-    const data: DeliveryJobData = {
-      deliveryId: delivery.id,
-      attempt: 1,
-      target: delivery.webhook_id === null ? `s:${delivery.subscription_id}` : `w:${delivery.webhook_id}`,
-      subject: event.subject ?? null,
-      seq: stored.seq,
-      ...(event.requestId === undefined ? {} : { requestId: event.requestId }),
-    };
-    await jobs.send(tx, DELIVERY_QUEUE, data);
-  }
-  return deliveries.map((delivery) => delivery.id);
+  return { eventId: first.event_id, deliveryIds: deliveries.map((delivery) => delivery.id as number) };
 }
 
 /** the tenant's active webhooks that `where` picks */
@@ -127,13 +125,12 @@ export async function emitEvent(
   tenantId: number,
   event: OutboxEvent,
 ): Promise<string> {
-  const stored = await storeEvent(tx, tenantId, event);
-  await enqueueDeliveries(tx, jobs, tenantId, stored, event, {
+  const stored = await storeEvent(tx, jobs, tenantId, event, {
     // one text, not an array, so the embedded database can run the statement prepared
     select: webhooksWhere("w.hook_type = ANY(string_to_array($5, ','))"),
     param: audienceOf(event).join(","),
   });
-  return stored.id;
+  return stored.eventId;
 }
 
 /** an event for one webhook only, whatever its hook type (the signed test ping) */
@@ -144,12 +141,11 @@ export async function emitEventTo(
   webhookId: number,
   event: OutboxEvent,
 ): Promise<{ eventId: string; deliveryId: number | undefined }> {
-  const stored = await storeEvent(tx, tenantId, event);
-  const [deliveryId] = await enqueueDeliveries(tx, jobs, tenantId, stored, event, {
-    select: webhooksWhere("w.id = $5"),
+  const stored = await storeEvent(tx, jobs, tenantId, event, {
+    select: webhooksWhere("w.id = $5::integer"),
     param: webhookId,
   });
-  return { eventId: stored.id, deliveryId };
+  return { eventId: stored.eventId, deliveryId: stored.deliveryIds[0] };
 }
 
 /**
@@ -174,16 +170,15 @@ export async function emitBatchEvent(
     subject: `batch:${event.batchId}`,
     requestId: event.requestId,
   };
-  const stored = await storeEvent(tx, tenantId, outboxEvent);
   const names =
     event.eventType === "batch.processing_update" ? [event.eventType, "batch.processing"] : [event.eventType];
-  await enqueueDeliveries(tx, jobs, tenantId, stored, outboxEvent, {
+  const stored = await storeEvent(tx, jobs, tenantId, outboxEvent, {
     select: `SELECT NULL::integer AS webhook_id, s.id AS subscription_id FROM claims_subscriptions s
              WHERE s.tenant_id = $1 AND s.status = 'active'
                AND s.events && string_to_array($5, ',') ORDER BY s.created_at, s.id`,
     param: names.join(","),
   });
-  return stored.id;
+  return stored.eventId;
 }
 
 /** the tenant's events, oldest first */
