@@ -216,6 +216,27 @@ export const patientLinkRepo = {
     return rows[0];
   },
 
+  /**
+   * The member's link to the policy as adjudication reads it, with whether the provider is in the link's
+   * network (null when the link names none): one statement
+   */
+  async findForAdjudication(
+    db: Queryable,
+    policyId: number,
+    memberPk: number,
+    providerCchiNo: string,
+  ): Promise<(PatientLinkRow & { provider_in_network: boolean | null }) | undefined> {
+    const rows = await db.query<PatientLinkRow & { provider_in_network: boolean | null }>(
+      `SELECT ${LINK_COLUMNS}, CASE WHEN pp.network_id IS NULL THEN NULL ELSE EXISTS (
+           SELECT 1 FROM network_providers np JOIN medical_providers p ON p.id = np.provider_id
+           WHERE np.network_id = pp.network_id AND p.cchi_no = $3) END AS provider_in_network
+       FROM patient_policies pp LEFT JOIN networks n ON n.id = pp.network_id
+       WHERE pp.policy_id = $1 AND pp.member_pk = $2`,
+      [policyId, memberPk, providerCchiNo],
+    );
+    return rows[0];
+  },
+
   async update(
     tx: Queryable,
     linkId: number,

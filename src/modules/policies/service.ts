@@ -24,6 +24,15 @@ export async function requirePolicy(
   holderMissing: ErrorCode = "E_EPH_01",
 ): Promise<PolicyRow> {
   const found = await policyRepo.findWithHolder(db, tenantId, key.ph_erp_id, key.policy_no);
+  return requireFoundPolicy(found, key, holderMissing);
+}
+
+/** the policy of what findWithHolder found, or the error that says which of holder and policy is missing */
+export function requireFoundPolicy(
+  found: { policy: PolicyRow | undefined } | undefined,
+  key: PolicyKey,
+  holderMissing: ErrorCode = "E_EPH_01",
+): PolicyRow {
   if (found === undefined) throw new AppError(holderMissing, `Policy holder ${key.ph_erp_id} not found`);
   if (found.policy === undefined)
     throw new AppError("E_EPA_014", `Policy ${key.policy_no} of policy holder ${key.ph_erp_id} not found`);

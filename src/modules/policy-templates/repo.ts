@@ -14,6 +14,14 @@ interface TemplateRow {
   sub_benefit_limit: string | null;
 }
 
+/** a template's rows: categories, their benefits and sub-benefits (amounts as NUMERIC text) */
+const TEMPLATE_SELECT = `SELECT c.category_code, c.amount_eligible::text, b.benefit_code,
+    b.description AS benefit_description, b.limit_amount::text AS benefit_limit, s.sub_benefit_code,
+    s.description AS sub_benefit_description, s.limit_amount::text AS sub_benefit_limit
+  FROM policy_categories c
+  LEFT JOIN policy_benefits b ON b.category_id = c.id
+  LEFT JOIN policy_sub_benefits s ON s.benefit_id = b.id`;
+
 export const templateRepo = {
   /**
    * Benefits and sub-benefits the policy lacks, created under `category` (made when missing) with limits
@@ -163,15 +171,26 @@ export const templateRepo = {
     return foldTemplate(await templateRepo.listTemplate(db, policyId, categoryCode))[0];
   },
 
+  /** the category of the member's link to the policy, with its benefits (one statement) */
+  async loadCategoryOfMember(
+    db: Queryable,
+    policyId: number,
+    memberPk: number,
+  ): Promise<CategoryTemplate | undefined> {
+    const rows = await db.query<TemplateRow>(
+      `${TEMPLATE_SELECT}
+       WHERE c.policy_id = $1
+         AND c.category_code = (SELECT category_code FROM patient_policies WHERE policy_id = $1 AND member_pk = $2)
+       ORDER BY c.category_code, b.benefit_code, s.sub_benefit_code`,
+      [policyId, memberPk],
+    );
+    return foldTemplate(rows)[0];
+  },
+
   /** the policy's template rows (or one category's), in code order */
   async listTemplate(db: Queryable, policyId: number, categoryCode?: string): Promise<TemplateRow[]> {
     return db.query<TemplateRow>(
-      `SELECT c.category_code, c.amount_eligible::text, b.benefit_code, b.description AS benefit_description,
-         b.limit_amount::text AS benefit_limit, s.sub_benefit_code, s.description AS sub_benefit_description,
-         s.limit_amount::text AS sub_benefit_limit
-       FROM policy_categories c
-       LEFT JOIN policy_benefits b ON b.category_id = c.id
-       LEFT JOIN policy_sub_benefits s ON s.benefit_id = b.id
+      `${TEMPLATE_SELECT}
        WHERE c.policy_id = $1 AND ($2::text IS NULL OR c.category_code = $2)
        ORDER BY c.category_code, b.benefit_code, s.sub_benefit_code`,
       [policyId, categoryCode ?? null],

@@ -1,3 +1,4 @@
+import type { TenantMode } from "../../config.js";
 import { halalasOf } from "../../engine/money.js";
 import type {
   BenefitLimits,
@@ -5,13 +6,11 @@ import type {
   Coverage,
   EngineContext,
   EngineRequest,
-  MemberFacts,
   RequestItem,
   ServiceType,
 } from "../../engine/prior-auth/types.js";
 import type { Queryable } from "../../platform/db/db.js";
 import { engineSettings } from "../adjudication-settings/engine-settings.js";
-import { networkRepo } from "../networks/repo.js";
 import { type PolicyRow, patientLinkRepo } from "../policies/repo.js";
 import { foldUtilization } from "../policies/service.js";
 import { templateRepo } from "../policy-templates/repo.js";
@@ -58,31 +57,37 @@ export function engineRequestOf(input: CreateInput, diagnosisCodes: readonly str
   };
 }
 
+/** who and what a run of the engine is about, as create and the re-runs (reopen, communication) know it */
+export interface Subject {
+  mode: TenantMode;
+  member: { pk: number; memberId: string };
+  /** standard mode: the policy of the request (lightweight: undefined, no coverage checks) */
+  policy: PolicyRow | undefined;
+  providerId: number | undefined;
+  providerCchiNo: string;
+  /** a re-run leaves the request's own earlier decisions out of utilization and history */
+  exceptPriorAuthId: number | null;
+}
+
+/** what the engine reads besides the request and the member's own facts (which come with its lock) */
+export type LoadedContext = Omit<EngineContext, "member">;
+
 /** standard mode: the member's link to the policy, the network, the category's limits and what is used */
-export async function loadCoverage(
+async function loadCoverage(
   db: Queryable,
   tenantId: number,
-  target: { memberPk: number; policy: PolicyRow; providerCchiNo: string },
-  exceptPriorAuthId: number | null,
+  subject: Subject,
+  policy: PolicyRow,
 ): Promise<Coverage> {
-  const { policy } = target;
+  const memberPk = subject.member.pk;
+  const [link, category, usage] = await Promise.all([
+    patientLinkRepo.findForAdjudication(db, policy.id, memberPk, subject.providerCchiNo),
+    templateRepo.loadCategoryOfMember(db, policy.id, memberPk),
+    patientLinkRepo.utilization(db, tenantId, memberPk, policy.id, subject.exceptPriorAuthId),
+  ]);
   const policyFacts = { status: policy.status, startDate: policy.start_date, endDate: policy.end_date };
-  const link = await patientLinkRepo.find(db, policy.id, target.memberPk);
   if (link === undefined)
     return { policy: policyFacts, link: undefined, providerInNetwork: undefined, category: undefined };
-  // one after another: inside a transaction the queries share one connection
-  const providerInNetwork =
-    link.network_code === null
-      ? undefined
-      : await networkRepo.containsProvider(db, tenantId, link.network_code, target.providerCchiNo);
-  const category = await templateRepo.loadCategory(db, policy.id, link.category_code);
-  const usage = await patientLinkRepo.utilization(
-    db,
-    tenantId,
-    target.memberPk,
-    policy.id,
-    exceptPriorAuthId,
-  );
   const used = foldUtilization(usage);
   return {
     policy: policyFacts,
@@ -92,7 +97,7 @@ export async function loadCoverage(
       endDate: link.end_date,
       categoryCode: link.category_code,
     },
-    providerInNetwork,
+    providerInNetwork: link.provider_in_network ?? undefined,
     category:
       category === undefined
         ? undefined
@@ -145,43 +150,36 @@ async function loadPrices(
 const DAY = 86_400_000;
 
 /**
- * Everything the engine reads besides the coverage: prices, the member's history and activity, peer
- * statistics, diagnosis-service pairs, loaded edits and the tenant's settings. One query after another:
- * they run inside the request's transaction, on its one connection.
+ * Everything the engine reads besides the request and the member's facts: the coverage (standard mode),
+ * prices, the member's history and activity, peer statistics, diagnosis-service pairs, loaded edits and
+ * the tenant's settings. The statements are all sent at once: on the embedded database they cross to its
+ * thread together, on PostgreSQL they queue on the transaction's connection, with no round trip between.
  */
 export async function loadEngineContext(
   db: Queryable,
   tenantId: number,
-  subject: {
-    mode: EngineContext["mode"];
-    member: MemberFacts & { pk: number | undefined; memberId: string };
-    coverage: Coverage | undefined;
-    providerId: number | undefined;
-    exceptPriorAuthId: number | null;
-  },
+  subject: Subject,
   request: EngineRequest,
-): Promise<EngineContext> {
+): Promise<LoadedContext> {
   const serviceCodes = request.items.map((item) => item.serviceCode);
   const primary = request.diagnoses.find((diagnosis) => diagnosis.type === "primary")?.code ?? "";
-  const prices = await loadPrices(db, tenantId, subject.providerId, request);
-  const history = await contextRepo.history(
-    db,
-    tenantId,
-    subject.member,
-    request.treatmentDate,
-    subject.exceptPriorAuthId,
-  );
-  const peers = await contextRepo.peers(db, tenantId, serviceCodes);
-  const pairs = await contextRepo.pairs(db, tenantId, primary, serviceCodes);
   const codes = request.diagnoses.map((diagnosis) => diagnosis.code);
-  const diagnosisEdits = await engineSettings.diagnosisEdits(db, tenantId, codes);
-  const settings = await engineSettings.settings(db, tenantId);
+  const [coverage, prices, history, peers, pairs, diagnosisEdits, settings] = await Promise.all([
+    subject.mode === "standard" && subject.policy !== undefined
+      ? loadCoverage(db, tenantId, subject, subject.policy)
+      : undefined,
+    loadPrices(db, tenantId, subject.providerId, request),
+    contextRepo.history(db, tenantId, subject.member, request.treatmentDate, subject.exceptPriorAuthId),
+    contextRepo.peers(db, tenantId, serviceCodes),
+    contextRepo.pairs(db, tenantId, primary, serviceCodes),
+    engineSettings.diagnosisEdits(db, tenantId, codes),
+    engineSettings.settings(db, tenantId),
+  ]);
   const since = request.treatmentDate.getTime() - 30 * DAY;
   const recent = history.filter((item) => item.date.getTime() >= since);
   return {
     mode: subject.mode,
-    member: { gender: subject.member.gender, dateOfBirth: subject.member.dateOfBirth },
-    coverage: subject.coverage,
+    coverage,
     prices,
     history,
     peers,

@@ -21,13 +21,16 @@ export async function ensureMember(
   tenantId: number,
   input: CreateInput,
 ): Promise<MemberOnFile> {
-  const created = await memberRepo.insertIfMissing(tx, tenantId, {
-    member_id: input.member_id,
-    gender: input.member_gender,
-    marital_status: input.marital_status,
-    date_of_birth: input.member_dob,
-  });
-  const row = await lockMember(tx, tenantId, input.member_id);
+  // sent together: the lock runs after the insert on the transaction's connection
+  const [created, row] = await Promise.all([
+    memberRepo.insertIfMissing(tx, tenantId, {
+      member_id: input.member_id,
+      gender: input.member_gender,
+      marital_status: input.marital_status,
+      date_of_birth: input.member_dob,
+    }),
+    lockMember(tx, tenantId, input.member_id),
+  ]);
   if (row === undefined) throw new Error(`member ${input.member_id} vanished inside its transaction`);
   return { ...row, created };
 }

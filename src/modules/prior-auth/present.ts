@@ -2,7 +2,7 @@ import { amountOrNull } from "../../engine/money.js";
 import type { Reason } from "../../engine/prior-auth/types.js";
 import { nphiesDisplay } from "../../reference/nphies-reasons.js";
 import type { ItemRow, PriorAuthRow, StoredDecision } from "./repo.js";
-import { ENCOUNTER_FIELDS, type ItemInput } from "./schemas.js";
+import { ENCOUNTER_FIELDS } from "./schemas.js";
 
 /** amounts stored as NUMERIC text, in the API as numbers of riyals */
 const riyals = (amount: string): number => amountOrNull(amount) ?? 0;
@@ -23,10 +23,10 @@ export function reasonsOf(decision: Pick<StoredDecision, "reasons" | "reviewer_r
 }
 
 /** an item of the create response (the spec's items_results, with the amounts) */
-export function itemResultOf(item: ItemInput | undefined, decision: StoredDecision) {
+export function itemResultOf(decision: ItemRow) {
   return {
-    service_code: item?.service_code ?? "",
-    item_erp_id: item?.erp_item_id ?? null,
+    service_code: decision.service_code,
+    item_erp_id: decision.erp_item_id,
     approved: decision.approved,
     approved_quantity: decision.approved_quantity,
     approved_duration: decision.approved_duration,

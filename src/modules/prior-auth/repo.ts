@@ -1,4 +1,5 @@
-import type { Reason } from "../../engine/prior-auth/types.js";
+import { decimalOf } from "../../engine/money.js";
+import type { ItemDecision, Reason } from "../../engine/prior-auth/types.js";
 import type { Queryable } from "../../platform/db/db.js";
 import type { CreateInput, ItemInput } from "./schemas.js";
 
@@ -52,9 +53,8 @@ const COLUMNS = `id, transaction_id, member_pk, policy_id, status, mode, authori
   response_bundle_date, engine_runs, cancelled_at, created_at, updated_at`;
 
 /** an item as stored: as submitted, with its current decision (NUMERIC columns read as text) */
-export interface ItemRow extends Omit<StoredDecision, "ai_score"> {
+export interface ItemRow extends StoredDecision {
   id: number;
-  item_index: number;
   service_code: string;
   erp_item_id: string | null;
   claimed_quantity: number;
@@ -62,16 +62,16 @@ export interface ItemRow extends Omit<StoredDecision, "ai_score"> {
   item: ItemInput;
   benefit_code: number | null;
   sub_benefit_code: number | null;
-  ai_score: string;
 }
 
 const ITEM_COLUMNS = `id, item_index, service_code, erp_item_id, claimed_quantity, claimed_amount::text, item, benefit_code,
   sub_benefit_code, outcome, approved, approved_quantity, approved_duration, unit_price::text, request_amount::text,
   approved_amount::text, price_rejected_amount::text, rejected_amount::text, held_amount::text, net_payable::text,
-  ai_score::text, ai_alert, reasons, reviewer_status, reviewer_reasons`;
+  ai_score::float8 AS ai_score, ai_alert, reasons, reviewer_status, reviewer_reasons`;
 
 /** an item's decision as stored: amounts as decimal text (NUMERIC) */
 export interface StoredDecision {
+  item_index: number;
   outcome: string;
   approved: boolean;
   approved_quantity: number;
@@ -90,20 +90,83 @@ export interface StoredDecision {
   reviewer_reasons: { code: string; message: string | null }[] | null;
 }
 
-export interface NewPriorAuth {
-  transaction_id: string;
-  member_pk: number;
-  policy_id: number | null;
-  mode: "standard" | "lightweight";
-  authorization_number: string;
-  transaction_type: "PREAUTH" | "CLAIM";
-  provider_cchi_no: string;
-  provider_id: number | null;
-  treatment_date: string;
-  primary_diagnosis: string;
-  request: CreateInput;
-  note: string;
-  request_alerts: string[];
+/**
+ * The engine's decision on an item as the items table stores it: the one conversion from the engine's
+ * halalas to the stored NUMERIC amounts (the API's riyals are derived from these by present.ts).
+ */
+export function itemRowOf(item: ItemInput, decision: ItemDecision): ItemRow {
+  return {
+    id: 0,
+    item_index: decision.index,
+    service_code: item.service_code,
+    erp_item_id: item.erp_item_id ?? null,
+    claimed_quantity: item.claimed_quantity ?? 1,
+    claimed_amount: String(item.claimed_amount ?? 0),
+    item,
+    benefit_code: decision.benefitCode,
+    sub_benefit_code: decision.subBenefitCode,
+    outcome: decision.outcome,
+    approved: decision.approved,
+    approved_quantity: decision.approvedQuantity,
+    approved_duration: decision.approvedDuration,
+    unit_price: decimalOf(decision.unitPrice),
+    request_amount: decimalOf(decision.requestAmount),
+    approved_amount: decimalOf(decision.approvedAmount),
+    price_rejected_amount: decimalOf(decision.priceRejectedAmount),
+    rejected_amount: decimalOf(decision.rejectedAmount),
+    held_amount: decimalOf(decision.heldAmount),
+    net_payable: decimalOf(decision.netPayable),
+    ai_score: Math.round(decision.aiScore * 10_000) / 10_000,
+    ai_alert: decision.aiAlert,
+    reasons: decision.reasons,
+    reviewer_status: null,
+    reviewer_reasons: null,
+  };
+}
+
+/** a request as it is first stored: PENDING, its workflow columns empty */
+export function newPriorAuthRow(
+  fields: Pick<
+    PriorAuthRow,
+    | "id"
+    | "transaction_id"
+    | "member_pk"
+    | "policy_id"
+    | "mode"
+    | "provider_id"
+    | "request"
+    | "note"
+    | "request_alerts"
+  >,
+  now: Date,
+): PriorAuthRow {
+  const request = fields.request;
+  return {
+    ...fields,
+    status: "PENDING",
+    authorization_number: request.authorization_number,
+    transaction_type: request.transaction_type ?? "PREAUTH",
+    provider_cchi_no: request.medical_provider_cchi_no,
+    treatment_date: new Date(request.treatment_date),
+    reviewer_erp_id: null,
+    approval_remarks: null,
+    referral_remarks: null,
+    internal_referral_notes: null,
+    internal_notes: null,
+    referral_cchi_code: null,
+    referral_valid_days: null,
+    referred_at: null,
+    nphies_reopen_reason: null,
+    nphies_reopen_at: null,
+    reopened_by: null,
+    response_bundle_id: null,
+    response_bundle_status: null,
+    response_bundle_date: null,
+    engine_runs: 1,
+    cancelled_at: null,
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 /**
@@ -120,36 +183,35 @@ export const priorAuthRepo = {
    * A new request with its items (and the engine's first decisions), the first entry of its history, and
    * the diagnosis-service pairs it shows, in one statement: the create's writes in one round trip.
    */
+  /** an id for a request about to be stored: its events and attachments name it in the same round trip */
+  async reserveId(tx: Queryable): Promise<number> {
+    const rows = await tx.query<{ id: number }>(
+      "SELECT nextval(pg_get_serial_sequence('prior_authorizations', 'id'))::integer AS id",
+    );
+    return (rows[0] as { id: number }).id;
+  },
+
+  /**
+   * A new request (its id reserved) with its items, the first entry of its history, and the
+   * diagnosis-service pairs it shows, in one statement.
+   */
   async insert(
     tx: Queryable,
     tenantId: number,
-    pa: NewPriorAuth,
-    items: readonly ItemInput[],
-    decisions: readonly (StoredDecision & {
-      item_index: number;
-      benefit_code: number | null;
-      sub_benefit_code: number | null;
-    })[],
+    pa: PriorAuthRow,
+    primaryDiagnosis: string,
+    items: readonly ItemRow[],
     history: { actor: string; requestId: string | undefined; details: object },
-  ): Promise<number> {
-    const rows = decisions.map((decision) => {
-      const item = items[decision.item_index] as ItemInput;
-      return {
-        ...decision,
-        service_code: item.service_code,
-        service_type: item.service_type,
-        erp_item_id: item.erp_item_id ?? null,
-        claimed_quantity: item.claimed_quantity ?? 1,
-        claimed_amount: item.claimed_amount ?? 0,
-        item,
-      };
-    });
-    const inserted = await tx.query<{ id: number }>(
+  ): Promise<void> {
+    const rows = items.map(({ id: _id, ...row }) => ({ ...row, service_type: row.item.service_type }));
+    await tx.query(
       `WITH pa AS (
-         INSERT INTO prior_authorizations (tenant_id, transaction_id, member_pk, policy_id, status, mode,
+         INSERT INTO prior_authorizations (id, tenant_id, transaction_id, member_pk, policy_id, status, mode,
            authorization_number, transaction_type, provider_cchi_no, provider_id, treatment_date, primary_diagnosis,
-           request, note, request_alerts, engine_runs)
-         VALUES ($1, $2, $3, $4, 'PENDING', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 1) RETURNING id),
+           request, note, request_alerts, engine_runs, created_at, updated_at)
+         OVERRIDING SYSTEM VALUE
+         VALUES ($19, $1, $2, $3, $4, 'PENDING', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 1, $20, $20)
+         RETURNING id),
        items AS (
          INSERT INTO prior_authorization_items (tenant_id, prior_authorization_id, item_index, service_code,
            service_type, erp_item_id, claimed_quantity, claimed_amount, item, benefit_code, sub_benefit_code,
@@ -183,8 +245,8 @@ export const priorAuthRepo = {
         pa.transaction_type,
         pa.provider_cchi_no,
         pa.provider_id,
-        pa.treatment_date,
-        pa.primary_diagnosis,
+        pa.request.treatment_date,
+        primaryDiagnosis,
         JSON.stringify(pa.request),
         pa.note,
         JSON.stringify(pa.request_alerts),
@@ -192,16 +254,17 @@ export const priorAuthRepo = {
         history.actor,
         history.requestId ?? null,
         JSON.stringify(history.details),
+        pa.id,
+        pa.created_at,
       ],
     );
-    return (inserted[0] as { id: number }).id;
   },
 
   /** replaces the decisions of the request's items (an engine re-run, a reviewer's update) */
   async saveDecisions(
     tx: Queryable,
     priorAuthId: number,
-    decisions: readonly (StoredDecision & { item_index: number })[],
+    decisions: readonly StoredDecision[],
   ): Promise<void> {
     await tx.query(
       `UPDATE prior_authorization_items i SET outcome = d.outcome, approved = d.approved,

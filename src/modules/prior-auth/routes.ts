@@ -1,4 +1,5 @@
 import Type from "typebox";
+import { requestContextOf } from "../../platform/context.js";
 import type { ModuleRoutes } from "../../platform/http/plugin.js";
 import { errorResponses } from "../../platform/http/schemas.js";
 import {
@@ -30,7 +31,7 @@ export const priorAuthRoutes: ModuleRoutes = async (app, { db, jobs }) => {
       },
     },
     async (request, reply) => {
-      const created = await createPriorAuth(db, jobs, request.actor, request.tenant.mode, request.body);
+      const created = await createPriorAuth(requestContextOf(request, { db, jobs }), request.body);
       return reply.status(201).send(created);
     },
   );

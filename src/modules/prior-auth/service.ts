@@ -1,19 +1,18 @@
-import type { TenantMode } from "../../config.js";
-import type { EngineDecision } from "../../engine/prior-auth/types.js";
-import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
-import type { Db, Queryable } from "../../platform/db/db.js";
+import { decide } from "../../engine/prior-auth/decide.js";
+import { recordAudit } from "../../platform/audit/audit.js";
+import type { RequestContext } from "../../platform/context.js";
+import type { Queryable } from "../../platform/db/db.js";
 import { AppError, refusal, withConflicts } from "../../platform/http/errors.js";
-import type { JobQueue } from "../../platform/jobs/queue.js";
 import { requireDiagnoses } from "../code-sets/service.js";
 import { memberRepo } from "../members/repo.js";
-import type { PolicyRow } from "../policies/repo.js";
-import { requirePolicy } from "../policies/service.js";
+import { type PolicyRow, policyRepo } from "../policies/repo.js";
+import { requireFoundPolicy } from "../policies/service.js";
 import { providerRepo } from "../providers/repo.js";
-import { adjudicate, storedDecisionOf } from "./adjudicate.js";
+import { engineRequestOf, loadEngineContext, type Subject } from "./context.js";
 import { emitPriorAuthEvents } from "./events.js";
 import { ensureDescribedBenefits, ensureMember, ensurePolicy, lockMember } from "./lightweight.js";
 import { itemResultOf } from "./present.js";
-import { type ItemRow, type PriorAuthRow, priorAuthRepo } from "./repo.js";
+import { itemRowOf, newPriorAuthRow, priorAuthRepo } from "./repo.js";
 import type { CreateInput, ItemInput } from "./schemas.js";
 import { supportingInfoRepo } from "./supporting-info/repo.js";
 import { checkSupportingInfo } from "./supporting-info/service.js";
@@ -51,213 +50,143 @@ function memberAlerts(member: { gender: string; date_of_birth: Date }, input: Cr
     : [`Member information inconsistency: ${differences.join("; ")} (the member on file was kept)`];
 }
 
-/** a request just stored, as a row of the table (the create's event is built from it) */
-function newRequestRow(
-  id: number,
-  input: CreateInput,
-  known: {
-    mode: TenantMode;
-    memberPk: number;
-    policyId: number | null;
-    providerId: number | null;
-    note: string;
-    alerts: string[];
-    now: Date;
-  },
-): PriorAuthRow {
+/** what the request names, read before the transaction in one round trip (standard mode: all must exist) */
+async function findReferences(ctx: RequestContext, input: CreateInput) {
+  const { db, tenantId } = ctx;
+  const [memberPk, policy, provider, diagnoses] = await Promise.all([
+    memberRepo.findPk(db, tenantId, input.member_id),
+    policyRepo.findWithHolder(db, tenantId, input.ph_erp_id, input.policy_no),
+    providerRepo.findByCchiNo(db, tenantId, input.medical_provider_cchi_no),
+    requireDiagnoses(
+      db,
+      tenantId,
+      input.diagnoses.map((diagnosis) => diagnosis.code),
+    ),
+  ]);
+  if (ctx.mode === "standard") {
+    if (memberPk === undefined) throw new AppError("E_EPA_01", `Patient ${input.member_id} not found`);
+    requireFoundPolicy(policy, input);
+    if (provider === undefined)
+      throw new AppError("E_EMP_01", `Medical provider ${input.medical_provider_cchi_no} not found`);
+  }
   return {
-    id,
-    transaction_id: input.transaction_id,
-    member_pk: known.memberPk,
-    policy_id: known.policyId,
-    status: "PENDING",
-    mode: known.mode,
-    authorization_number: input.authorization_number,
-    transaction_type: input.transaction_type ?? "PREAUTH",
-    provider_cchi_no: input.medical_provider_cchi_no,
-    provider_id: known.providerId,
-    treatment_date: new Date(input.treatment_date),
-    request: input,
-    note: known.note,
-    request_alerts: known.alerts,
-    reviewer_erp_id: null,
-    approval_remarks: null,
-    referral_remarks: null,
-    internal_referral_notes: null,
-    internal_notes: null,
-    referral_cchi_code: null,
-    referral_valid_days: null,
-    referred_at: null,
-    nphies_reopen_reason: null,
-    nphies_reopen_at: null,
-    reopened_by: null,
-    response_bundle_id: null,
-    response_bundle_status: null,
-    response_bundle_date: null,
-    engine_runs: 1,
-    cancelled_at: null,
-    created_at: known.now,
-    updated_at: known.now,
+    memberPk,
+    policy: policy?.policy,
+    providerId: provider?.internal_id,
+    diagnosisCodes: diagnoses.map((diagnosis) => diagnosis.code),
   };
 }
 
-function itemRowOf(item: ItemInput, decision: ReturnType<typeof storedDecisionOf>): ItemRow {
-  return {
-    ...decision,
-    id: 0,
-    service_code: item.service_code,
-    erp_item_id: item.erp_item_id ?? null,
-    claimed_quantity: item.claimed_quantity ?? 1,
-    claimed_amount: String(item.claimed_amount ?? 0),
-    item,
-    ai_score: String(decision.ai_score),
-  };
-}
+type References = Awaited<ReturnType<typeof findReferences>>;
 
-/** standard mode: everything the request names must exist, checked before anything is written */
-async function requireReferences(db: Queryable, tenantId: number, input: CreateInput) {
-  if ((await memberRepo.findPk(db, tenantId, input.member_id)) === undefined)
-    throw new AppError("E_EPA_01", `Patient ${input.member_id} not found`);
-  const policy = await requirePolicy(db, tenantId, input);
-  const provider = await providerRepo.findByCchiNo(db, tenantId, input.medical_provider_cchi_no);
-  if (provider === undefined)
-    throw new AppError("E_EMP_01", `Medical provider ${input.medical_provider_cchi_no} not found`);
-  return { policy, providerId: provider.internal_id };
-}
-
-export interface CreateOutcome {
-  id: number;
-  decision: EngineDecision;
-  alerts: string[];
+/**
+ * The member's row locked until commit (one member's requests are adjudicated one after another) and the
+ * request's policy; lightweight mode creates what the tenant lacks (member, holder, policy, benefits).
+ */
+async function lockSubject(tx: Queryable, ctx: RequestContext, input: CreateInput, found: References) {
+  const { tenantId } = ctx;
+  if (ctx.mode === "standard") {
+    const member = await lockMember(tx, tenantId, input.member_id);
+    if (member === undefined) throw new AppError("E_EPA_01", `Patient ${input.member_id} not found`);
+    return { member, policy: found.policy };
+  }
+  const [member, policy] = await Promise.all([
+    found.memberPk === undefined
+      ? ensureMember(tx, tenantId, input)
+      : lockMember(tx, tenantId, input.member_id),
+    found.policy ?? ensurePolicy(tx, tenantId, input),
+  ]);
+  if (member === undefined) throw new AppError("E_EPA_01", `Patient ${input.member_id} not found`);
+  await ensureDescribedBenefits(tx, tenantId, policy.id, input);
+  return { member, policy };
 }
 
 /**
  * Adjudicates a new request in the tenant's mode and stores it PENDING with the engine's decisions, its
- * history, inline supporting info, the audit record and the PRE_AUTH_RESULT event, in one transaction.
+ * history, inline supporting info, the audit record and the PRE_AUTH_RESULT event, in one transaction:
+ * route -> here -> (references) -> (lock, context) -> engine -> (store) -> reply. Each step sends its
+ * statements together, so a create costs three round trips to the database and the commit.
  * transaction_id is the idempotency key: a second use is 409 E_EPA_069, decided by the unique index.
  */
-export async function createPriorAuth(
-  db: Db,
-  jobs: JobQueue,
-  actor: TenantActor,
-  mode: TenantMode,
-  input: CreateInput,
-  now: Date = new Date(),
-) {
+export async function createPriorAuth(ctx: RequestContext, input: CreateInput) {
   checkRequest(input);
-  const tenantId = actor.tenantId;
-  const references =
-    mode === "standard"
-      ? await requireReferences(db, tenantId, input)
-      : {
-          policy: undefined as PolicyRow | undefined,
-          providerId: (await providerRepo.findByCchiNo(db, tenantId, input.medical_provider_cchi_no))
-            ?.internal_id,
-        };
-  const diagnoses = await requireDiagnoses(
-    db,
-    tenantId,
-    input.diagnoses.map((diagnosis) => diagnosis.code),
-  );
-  const diagnosisCodes = diagnoses.map((diagnosis) => diagnosis.code);
-  const primaryDiagnosis = diagnosisCodes[input.diagnoses.findIndex((d) => d.type === "primary")] as string;
+  const found = await findReferences(ctx, input);
+  const request = engineRequestOf(input, found.diagnosisCodes);
+  const now = ctx.now();
+  const subjectOf = (memberPk: number, policy: PolicyRow | undefined): Subject => ({
+    mode: ctx.mode,
+    member: { pk: memberPk, memberId: input.member_id },
+    policy: ctx.mode === "standard" ? policy : undefined,
+    providerId: found.providerId,
+    providerCchiNo: input.medical_provider_cchi_no,
+    exceptPriorAuthId: null,
+  });
   const run = () =>
-    db.transaction(async (tx) => {
-      let member: { pk: number; gender: "MALE" | "FEMALE"; date_of_birth: Date } | undefined;
-      let policy = references.policy;
-      if (mode === "standard") member = await lockMember(tx, tenantId, input.member_id);
-      else {
-        member = await ensureMember(tx, tenantId, input);
-        policy = await ensurePolicy(tx, tenantId, input);
-        await ensureDescribedBenefits(tx, tenantId, policy.id, input);
-      }
-      if (member === undefined) throw new AppError("E_EPA_01", `Patient ${input.member_id} not found`);
-      const decision = await adjudicate(
-        tx,
-        tenantId,
-        {
-          mode,
-          member: {
-            pk: member.pk,
-            memberId: input.member_id,
-            gender: member.gender,
-            dateOfBirth: member.date_of_birth,
-          },
-          policy: mode === "standard" ? policy : undefined,
-          providerId: references.providerId,
-          priorAuthId: null,
-        },
-        input,
-        diagnosisCodes,
+    ctx.db.transaction(async (tx) => {
+      const locking = lockSubject(tx, ctx, input, found);
+      const reserving = priorAuthRepo.reserveId(tx);
+      // what was found before the transaction is loaded with the lock; a member created now, after it
+      const known = found.memberPk !== undefined && (ctx.mode === "standard" || found.policy !== undefined);
+      const loading = known
+        ? loadEngineContext(tx, ctx.tenantId, subjectOf(found.memberPk as number, found.policy), request)
+        : undefined;
+      const [subject, id, early] = await Promise.all([locking, reserving, loading]);
+      const loaded =
+        early !== undefined && subject.member.pk === found.memberPk
+          ? early
+          : await loadEngineContext(tx, ctx.tenantId, subjectOf(subject.member.pk, subject.policy), request);
+      const member = subject.member;
+      const decision = decide(
+        request,
+        { ...loaded, member: { gender: member.gender, dateOfBirth: member.date_of_birth } },
         now,
       );
-      const alerts = [...memberAlerts(member, input), ...decision.requestAlerts];
-      const stored = decision.items.map(storedDecisionOf);
-      const id = await priorAuthRepo.insert(
-        tx,
-        tenantId,
+      const pa = newPriorAuthRow(
         {
+          id,
           transaction_id: input.transaction_id,
           member_pk: member.pk,
-          policy_id: policy?.id ?? null,
-          mode,
-          authorization_number: input.authorization_number,
-          transaction_type: input.transaction_type ?? "PREAUTH",
-          provider_cchi_no: input.medical_provider_cchi_no,
-          provider_id: references.providerId ?? null,
-          treatment_date: input.treatment_date,
-          primary_diagnosis: primaryDiagnosis,
+          policy_id: subject.policy?.id ?? null,
+          mode: ctx.mode,
+          provider_id: found.providerId ?? null,
           request: input,
           note: decision.note,
-          request_alerts: alerts,
+          request_alerts: [...memberAlerts(member, input), ...decision.requestAlerts],
         },
-        input.items,
-        stored,
-        { actor: actor.actor, requestId: actor.requestId, details: { mode, note: decision.note } },
+        now,
       );
-      await supportingInfoRepo.insertMany(tx, tenantId, id, "PREAUTH", input.supporting_info ?? []);
-      await recordAudit(tx, actor, {
-        action: "prior-authorization.create",
-        entityType: "prior-authorization",
-        entityKey: input.transaction_id,
-        details: { mode, note: decision.note },
-      });
-      await emitPriorAuthEvents(
-        tx,
-        jobs,
-        actor,
-        id,
-        ["PRE_AUTH_RESULT"],
-        "ENGINE",
-        {},
-        {
-          pa: newRequestRow(id, input, {
-            mode,
-            memberPk: member.pk,
-            policyId: policy?.id ?? null,
-            providerId: references.providerId ?? null,
-            note: decision.note,
-            alerts,
-            now,
-          }),
-          items: stored.map((d) => itemRowOf(input.items[d.item_index] as ItemInput, d)),
-        },
-      );
-      return { id, decision, alerts };
+      const items = decision.items.map((item) => itemRowOf(input.items[item.index] as ItemInput, item));
+      const details = { mode: ctx.mode, note: decision.note };
+      await Promise.all([
+        priorAuthRepo.insert(tx, ctx.tenantId, pa, request.diagnoses.find(isPrimary)?.code ?? "", items, {
+          actor: ctx.actor,
+          requestId: ctx.requestId,
+          details,
+        }),
+        supportingInfoRepo.insertMany(tx, ctx.tenantId, id, "PREAUTH", input.supporting_info ?? []),
+        recordAudit(tx, ctx, {
+          action: "prior-authorization.create",
+          entityType: "prior-authorization",
+          entityKey: input.transaction_id,
+          details,
+        }),
+        emitPriorAuthEvents(tx, ctx.jobs, ctx, id, ["PRE_AUTH_RESULT"], "ENGINE", {}, { pa, items }),
+      ]);
+      return { pa, items };
     });
-  const outcome = await withConflicts(run, {
+  const { pa, items } = await withConflicts(run, {
     prior_authorizations_transaction_id_key: () =>
       new AppError("E_EPA_069", `transaction_id ${input.transaction_id} is already used`),
   });
   return {
-    pre_auth_internal_id: outcome.id,
+    pre_auth_internal_id: pa.id,
     status: "COMPLETED",
     authorization_number: input.authorization_number,
     transaction_id: input.transaction_id,
-    note: outcome.decision.note,
-    request_alerts: outcome.alerts,
-    items_results: outcome.decision.items.map((item) =>
-      itemResultOf(input.items[item.index], storedDecisionOf(item)),
-    ),
+    note: pa.note ?? "",
+    request_alerts: pa.request_alerts,
+    items_results: items.map(itemResultOf),
   };
 }
+
+const isPrimary = (diagnosis: { type: string }) => diagnosis.type === "primary";

@@ -1,3 +1,4 @@
+import { decide } from "../../engine/prior-auth/decide.js";
 import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db, Queryable } from "../../platform/db/db.js";
 import type { EventHookType } from "../../platform/events/outbox.js";
@@ -7,12 +8,12 @@ import { normalizeIcd10 } from "../../reference/icd10.js";
 import { policyRepo } from "../policies/repo.js";
 import { templateRepo } from "../policy-templates/repo.js";
 import { userRepo } from "../users/repo.js";
-import { adjudicate, storedDecisionOf } from "./adjudicate.js";
+import { engineRequestOf, loadEngineContext } from "./context.js";
 import { emitPriorAuthEvents } from "./events.js";
 import { lockMember } from "./lightweight.js";
-import { type PriorAuthRow, type PriorAuthStatus, priorAuthRepo } from "./repo.js";
+import { itemRowOf, type PriorAuthRow, type PriorAuthStatus, priorAuthRepo } from "./repo.js";
 import { REOPENABLE, requireTransition, reviewedDecisions } from "./review.js";
-import type { BundleSyncInput, ReopenInput, UpdateInput } from "./schemas.js";
+import type { BundleSyncInput, ItemInput, ReopenInput, UpdateInput } from "./schemas.js";
 
 /** the request, locked for the change; unknown: `missing` (E_EPA_09, or E_EPA_064 where the spec says so) */
 export async function requirePriorAuth(
@@ -80,21 +81,30 @@ export async function readjudicate(
   if (locked === undefined) throw new Error(`member of ${pa.transaction_id} vanished`);
   const policy =
     pa.mode === "standard" && pa.policy_id !== null ? await policyRepo.findById(tx, pa.policy_id) : undefined;
-  const decision = await adjudicate(
+  const request = engineRequestOf(
+    pa.request,
+    pa.request.diagnoses.map((diagnosis) => normalizeIcd10(diagnosis.code)),
+  );
+  const loaded = await loadEngineContext(
     tx,
     tenantId,
     {
       mode: pa.mode,
-      member: { pk: locked.pk, memberId, gender: locked.gender, dateOfBirth: locked.date_of_birth },
+      member: { pk: locked.pk, memberId },
       policy,
       providerId: pa.provider_id ?? undefined,
-      priorAuthId: pa.id,
+      providerCchiNo: pa.provider_cchi_no,
+      exceptPriorAuthId: pa.id,
     },
-    pa.request,
-    pa.request.diagnoses.map((diagnosis) => normalizeIcd10(diagnosis.code)),
-    now,
+    request,
   );
-  await priorAuthRepo.saveDecisions(tx, pa.id, decision.items.map(storedDecisionOf));
+  const facts = { gender: locked.gender, dateOfBirth: locked.date_of_birth };
+  const decision = decide(request, { ...loaded, member: facts }, now);
+  await priorAuthRepo.saveDecisions(
+    tx,
+    pa.id,
+    decision.items.map((item) => itemRowOf(pa.request.items[item.index] as ItemInput, item)),
+  );
   const memberAlerts = pa.request_alerts.filter((alert) =>
     alert.startsWith("Member information inconsistency"),
   );

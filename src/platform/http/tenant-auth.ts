@@ -1,9 +1,16 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
 import Type from "typebox";
-import type { Tenant } from "../../modules/tenants/repo.js";
+import type { TenantMode } from "../../config.js";
 import type { TenantActor } from "../audit/audit.js";
 import { AppError } from "./errors.js";
 import { enforceRateLimit, type RateLimiter } from "./rate-limit.js";
+
+/** the tenant a request authenticated as (the tenants module's rows have this shape) */
+export interface Tenant {
+  id: number;
+  name: string;
+  mode: TenantMode;
+}
 
 declare module "fastify" {
   interface FastifyRequest {
