@@ -41,11 +41,14 @@ export function spawnMizan(command: string, env: Record<string, string>, args: s
   return { child, output: () => output, exited };
 }
 
-/** runs `mizan serve` as a real process and waits until it answers /healthz */
+/**
+ * runs `mizan serve` as a real process and waits until it answers /healthz (a new embedded database's
+ * initdb alone takes some 12 s on 2 cores, more while other test files run)
+ */
 export async function serve(env: Record<string, string>, port: number): Promise<Served> {
   const served = spawnMizan("serve", { ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn" });
   const { child } = served;
-  for (let attempt = 0; attempt < 200; attempt++) {
+  for (let attempt = 0; attempt < 600; attempt++) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/healthz`);
       if (res.ok) return served;

@@ -12,7 +12,7 @@ import { migrate } from "../src/platform/db/migrate.js";
 import { openDatabase } from "../src/platform/db/open.js";
 import { createJobRunner } from "../src/platform/jobs/queue.js";
 import { silentLog, TEST_DATABASE_URL, testConfig, uniqueName } from "./helpers.js";
-import { bulkPatient } from "./policy-fixtures.js";
+import { bulkPatient } from "./modules/policies/fixtures.js";
 import { spawnMizan } from "./processes.js";
 
 async function jobStatus(db: Db, jobId: string) {

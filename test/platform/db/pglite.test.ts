@@ -1,0 +1,68 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { openPglite } from "../../../src/platform/db/pglite.js";
+import { sqlLiteral } from "../../../src/platform/db/pglite-statements.js";
+import { startTestApp, type TestContext } from "../../helpers.js";
+
+describe("prepared statements of the embedded database", () => {
+  it("write parameters as literals the way libpq quotes them, or refuse", () => {
+    assert.equal(sqlLiteral("plain"), "'plain'");
+    assert.equal(sqlLiteral("O'Brien"), "'O''Brien'");
+    assert.equal(sqlLiteral("back\\slash'"), "E'back\\\\slash'''");
+    assert.equal(sqlLiteral(42), "42");
+    assert.equal(sqlLiteral(-1.5), "-1.5");
+    assert.equal(sqlLiteral(true), "TRUE");
+    assert.equal(sqlLiteral(null), "NULL");
+    assert.equal(sqlLiteral(new Date("2025-01-02T03:04:05.000Z")), "'2025-01-02T03:04:05.000Z'");
+    for (const refused of [Number.NaN, Number.POSITIVE_INFINITY, "nul\0byte", ["array"], { an: "object" }]) {
+      assert.equal(sqlLiteral(refused), undefined);
+    }
+  });
+
+  it("return exactly what the ordinary path returns, for hostile text too", async () => {
+    const db = await openPglite(undefined);
+    try {
+      await db.exec("CREATE TABLE t (id int PRIMARY KEY, label text, at timestamptz, n bigint)");
+      const hostile = ["x'); DROP TABLE t; --", "back\\slash", "E'\\''", "ملف عربي", "%_"];
+      for (const [index, label] of hostile.entries()) {
+        await db.query("INSERT INTO t VALUES ($1, $2, $3, $4)", [index, label, new Date(0), 2 ** 40]);
+      }
+      for (let round = 0; round < 3; round++) {
+        for (const [index, label] of hostile.entries()) {
+          const rows = await db.query<{ id: number; label: string; at: Date; n: number }>(
+            "SELECT id, label, at, n FROM t WHERE label = $1",
+            [label],
+          );
+          assert.deepEqual(rows, [{ id: index, label, at: new Date(0), n: 2 ** 40 }]);
+        }
+      }
+      const arrays = await db.query<{ n: number }>(
+        "SELECT count(*) AS n FROM t WHERE label = ANY($1::text[])",
+        [hostile],
+      );
+      assert.equal(arrays[0]?.n, hostile.length, "non-scalar parameters take the ordinary path");
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe("names with quotes and backslashes through the API", () => {
+  let ctx: TestContext;
+  before(async () => {
+    ctx = await startTestApp();
+  });
+  after(() => ctx.close());
+
+  it("are stored and found as written", async () => {
+    const name = "Al-Noor 'Gold' \\ network; DROP TABLE networks; --";
+    assert.equal((await ctx.tenant.call("POST", "/network/create", { name })).statusCode, 201);
+    const found = (
+      await ctx.tenant.call("GET", `/network/find-all?name=${encodeURIComponent("'gold' \\")}`)
+    ).json();
+    assert.deepEqual(
+      found.data.map((n: { name: string }) => n.name),
+      [name],
+    );
+  });
+});
