@@ -162,7 +162,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await stopServer(server);
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!process.env.BENCH_KEEP) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -28,7 +28,10 @@ export async function startServer(
   port: number,
   env: Record<string, string> = {},
 ): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["dist/cli.js", "serve"], {
+  // BENCH_PROFILE=<dir>: CPU profiles of the server's threads, written there when it stops
+  const profile = process.env.BENCH_PROFILE;
+  const flags = profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profile}`];
+  const child = spawn(process.execPath, [...flags, "dist/cli.js", "serve"], {
     env: {
       ...process.env,
       PORT: String(port),
