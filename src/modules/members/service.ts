@@ -38,12 +38,15 @@ export function createMember(
   return withConflicts(
     () =>
       db.transaction(async (tx) => {
-        const created = await memberRepo.insert(tx, actor.tenantId, member);
-        await recordAudit(tx, actor, {
-          action: "member.create",
-          entityType: "member",
-          entityKey: member.member_id,
-        });
+        // sent together: the audit row rides with the insert
+        const [created] = await Promise.all([
+          memberRepo.insert(tx, actor.tenantId, member),
+          recordAudit(tx, actor, {
+            action: "member.create",
+            entityType: "member",
+            entityKey: member.member_id,
+          }),
+        ]);
         return created;
       }),
     { members_member_id_key: () => new AppError("CONFLICT", `Member ${input.member_id} already exists`) },

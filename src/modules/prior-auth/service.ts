@@ -125,17 +125,23 @@ export async function createPriorAuth(ctx: RequestContext, input: CreateInput) {
     ctx.db.transaction(async (tx) => {
       const locking = lockSubject(tx, ctx, input, found);
       const reserving = priorAuthRepo.reserveId(tx);
-      // what was found before the transaction is loaded with the lock; a member created now, after it
-      const known = found.memberPk !== undefined && (ctx.mode === "standard" || found.policy !== undefined);
-      const loading = known
-        ? loadEngineContext(tx, ctx.tenantId, subjectOf(found.memberPk as number, found.policy), request)
-        : undefined;
+      // loaded with the lock: a member unknown before the transaction has no requests yet (pk 0 matches
+      // none) unless another request created it meanwhile, and then it is loaded again; lightweight mode
+      // reads no policy, standard mode found it before
+      const loading = loadEngineContext(
+        tx,
+        ctx.tenantId,
+        subjectOf(found.memberPk ?? 0, found.policy),
+        request,
+      );
       const [subject, id, early] = await Promise.all([locking, reserving, loading]);
-      const loaded =
-        early !== undefined && subject.member.pk === found.memberPk
-          ? early
-          : await loadEngineContext(tx, ctx.tenantId, subjectOf(subject.member.pk, subject.policy), request);
       const member = subject.member;
+      const earlyHolds =
+        member.pk === found.memberPk ||
+        (found.memberPk === undefined && "created" in member && member.created);
+      const loaded = earlyHolds
+        ? early
+        : await loadEngineContext(tx, ctx.tenantId, subjectOf(member.pk, subject.policy), request);
       const decision = decide(
         request,
         { ...loaded, member: { gender: member.gender, dateOfBirth: member.date_of_birth } },

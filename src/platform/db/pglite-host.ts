@@ -3,6 +3,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { fromPglite } from "pg-boss";
 import { OID } from "./db.js";
+import { rememberFileStats } from "./pglite-file-stats.js";
 import { type HostReply, type HostRequest, serializeError } from "./pglite-protocol.js";
 import { createStatementCache } from "./pglite-statements.js";
 
@@ -26,8 +27,8 @@ const port = parentPort;
 if (port === null) throw new Error("pglite-host runs as a worker thread");
 const dataDir: string | undefined = workerData?.dataDir;
 if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
+rememberFileStats();
 const pg = await PGlite.create({ dataDir, parsers });
-await pg.exec("SET plan_cache_mode = force_generic_plan");
 const statements = createStatementCache(pg);
 const jobs = fromPglite(pg);
 

@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { openPglite } from "../../../src/platform/db/pglite.js";
 import { sqlLiteral } from "../../../src/platform/db/pglite-statements.js";
@@ -64,5 +67,57 @@ describe("names with quotes and backslashes through the API", () => {
       found.data.map((n: { name: string }) => n.name),
       [name],
     );
+  });
+});
+
+describe("the embedded database on disk, in its thread", () => {
+  it("keeps every row through growth, concurrent transactions, a failed one and a reopening", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mizan-pglite-"));
+    try {
+      let db = await openPglite(dir);
+      await db.exec("CREATE TABLE grow (id int PRIMARY KEY, pad text)");
+      // a relation that grows by many blocks while its size is asked between writes (sequential scans)
+      const pad = "x".repeat(400);
+      for (let batch = 0; batch < 20; batch++) {
+        await db.transaction(async (tx) => {
+          await Promise.all(
+            Array.from({ length: 100 }, (_, i) =>
+              tx.query("INSERT INTO grow VALUES ($1, $2)", [batch * 100 + i, pad]),
+            ),
+          );
+        });
+        const [counted] = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM grow");
+        assert.equal(counted?.n, (batch + 1) * 100);
+      }
+      // transactions sent at once run one after another: each sees those before it and its own write
+      const seen = await Promise.all(
+        [1, 2, 3].map((k) =>
+          db.transaction(async (tx) => {
+            await tx.query("INSERT INTO grow VALUES ($1, 'k')", [100_000 + k]);
+            const rows = await tx.query<{ n: number }>(
+              "SELECT count(*)::int AS n FROM grow WHERE id > 99999",
+            );
+            return rows[0]?.n;
+          }),
+        ),
+      );
+      assert.deepEqual([...seen].sort(), [1, 2, 3]);
+      await assert.rejects(
+        db.transaction(async (tx) => {
+          await tx.query("INSERT INTO grow VALUES ($1, 'rolled back')", [200_000]);
+          await tx.query("INSERT INTO grow VALUES ($1, 'duplicate')", [0]);
+        }),
+        (error: Error & { code?: string }) => error.code === "23505",
+      );
+      await db.close();
+      db = await openPglite(dir);
+      const [after] = await db.query<{ n: number; top: number }>(
+        "SELECT count(*)::int AS n, max(id) AS top FROM grow",
+      );
+      assert.deepEqual(after, { n: 2003, top: 100_003 });
+      await db.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
