@@ -67,36 +67,37 @@ async function recordOutcome(
 ): Promise<void> {
   const now = new Date();
   const step = nextStep(outcome, job.attempt, delivery.first_attempt_at ?? attemptedAt, settings, now);
-  await context.db.transaction(async (tx) => {
-    const moved = await deliveryRepo.recordAttempt(
-      tx,
-      delivery.id,
-      { attempt: job.attempt, attemptedAt, ...outcome, nextAttemptAt: step.nextAttemptAt },
-      step.status,
-    );
-    if (!moved) return; // another run of this job recorded the attempt that moves the delivery
-    if (step.nextAttemptAt !== null) {
-      await context.jobs.send(
-        tx,
-        DELIVERY_QUEUE,
-        { ...job, attempt: job.attempt + 1 },
-        { startAfter: step.nextAttemptAt },
-      );
-    }
-    if (outcome.statusCode === 410 && (await deactivateGone(tx, delivery))) {
-      await recordAudit(
-        tx,
-        { tenantId: delivery.tenant_id, actor: "webhook delivery", requestId: job.requestId },
-        {
-          action: "webhook.deactivate",
-          entityType: delivery.webhook_id === null ? "claims-subscription" : "webhook",
-          entityKey: String(delivery.webhook_id ?? delivery.subscription_id),
-          outcome: "gone",
-          details: { event_id: delivery.event_id, status_code: 410 },
-        },
-      );
-    }
-  });
+  const attempt = { attempt: job.attempt, attemptedAt, ...outcome, nextAttemptAt: step.nextAttemptAt };
+  const settled = step.nextAttemptAt === null && outcome.statusCode !== 410;
+  // the usual outcome is one UPDATE, atomic by itself: a transaction would hold the embedded database's
+  // one session for a round trip more
+  if (settled) await deliveryRepo.recordAttempt(context.db, delivery.id, attempt, step.status);
+  else
+    await context.db.transaction(async (tx) => {
+      const moved = await deliveryRepo.recordAttempt(tx, delivery.id, attempt, step.status);
+      if (!moved) return; // another run of this job recorded the attempt that moves the delivery
+      if (step.nextAttemptAt !== null) {
+        await context.jobs.send(
+          tx,
+          DELIVERY_QUEUE,
+          { ...job, attempt: job.attempt + 1 },
+          { startAfter: step.nextAttemptAt },
+        );
+      }
+      if (outcome.statusCode === 410 && (await deactivateGone(tx, delivery))) {
+        await recordAudit(
+          tx,
+          { tenantId: delivery.tenant_id, actor: "webhook delivery", requestId: job.requestId },
+          {
+            action: "webhook.deactivate",
+            entityType: delivery.webhook_id === null ? "claims-subscription" : "webhook",
+            entityKey: String(delivery.webhook_id ?? delivery.subscription_id),
+            outcome: "gone",
+            details: { event_id: delivery.event_id, status_code: 410 },
+          },
+        );
+      }
+    });
   webhookDeliveries.inc({
     target: delivery.webhook_id === null ? "subscription" : "webhook",
     outcome: step.status === "pending" ? "retry" : outcome.statusCode === 410 ? "gone" : step.status,
