@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import pg from "pg";
 import { type Db, OID, type Queryable } from "./db.js";
 
@@ -9,6 +10,21 @@ const types = {
   },
 };
 
+/**
+ * A parameterized statement as a named one: `pg` prepares it once per connection and then only binds,
+ * so PostgreSQL does not parse and plan the same text again. Scripts without parameters go as they are.
+ */
+const names = new Map<string, string>();
+function statementOf(text: string, params: readonly unknown[] | undefined) {
+  if (params === undefined || params.length === 0) return { text };
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `m_${createHash("sha1").update(text).digest("base64url").slice(0, 20)}`;
+    if (names.size < 5_000) names.set(text, name);
+  }
+  return { name, text, values: params as unknown[] };
+}
+
 export async function openPostgres(connectionString: string, poolSize = 10): Promise<Db> {
   const pool = new pg.Pool({ connectionString, max: poolSize, types: types as pg.CustomTypesConfig });
   // an idle client that loses its connection must not crash the process; the next query reconnects
@@ -17,7 +33,7 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
   client.release();
   return {
     kind: "postgres",
-    query: async (text, params) => (await pool.query(text, params as unknown[] | undefined)).rows,
+    query: async (text, params) => (await pool.query(statementOf(text, params))).rows,
     exec: async (script) => {
       await pool.query(script);
     },
@@ -71,7 +87,7 @@ async function listenOn(
 
 function onClient(conn: pg.PoolClient): Queryable {
   return {
-    query: async (text, params) => (await conn.query(text, params as unknown[] | undefined)).rows,
+    query: async (text, params) => (await conn.query(statementOf(text, params))).rows,
     exec: async (script) => {
       await conn.query(script);
     },

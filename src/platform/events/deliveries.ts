@@ -124,25 +124,27 @@ export const deliveryRepo = {
     attempt: AttemptRecord,
     status: DeliveryStatus,
   ): Promise<boolean> {
+    // one statement: the attempt and the delivery's state are written together, in a transaction or not
     const moved = await tx.query(
-      `UPDATE event_deliveries SET attempts = $2, first_attempt_at = COALESCE(first_attempt_at, $3),
-         status = $4, next_attempt_at = COALESCE($5, next_attempt_at),
-         completed_at = CASE WHEN $4 = 'pending' THEN NULL ELSE now() END
-       WHERE id = $1 AND attempts = $2 - 1 AND status = 'pending' RETURNING id`,
-      [deliveryId, attempt.attempt, attempt.attemptedAt, status, attempt.nextAttemptAt],
-    );
-    await tx.query(
-      `INSERT INTO event_delivery_attempts
-         (delivery_id, attempt, attempted_at, status_code, latency_ms, error, next_attempt_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      `WITH moved AS (
+         UPDATE event_deliveries SET attempts = $2, first_attempt_at = COALESCE(first_attempt_at, $3),
+           status = $4, next_attempt_at = COALESCE($5, next_attempt_at),
+           completed_at = CASE WHEN $4 = 'pending' THEN NULL ELSE now() END
+         WHERE id = $1 AND attempts = $2 - 1 AND status = 'pending' RETURNING id),
+       recorded AS (
+         INSERT INTO event_delivery_attempts
+           (delivery_id, attempt, attempted_at, status_code, latency_ms, error, next_attempt_at)
+         VALUES ($1, $2, $3, $6, $7, $8, $5))
+       SELECT id FROM moved`,
       [
         deliveryId,
         attempt.attempt,
         attempt.attemptedAt,
+        status,
+        attempt.nextAttemptAt,
         attempt.statusCode,
         attempt.latencyMs,
         attempt.error,
-        attempt.nextAttemptAt,
       ],
     );
     return moved.length > 0;

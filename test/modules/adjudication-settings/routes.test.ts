@@ -3,11 +3,14 @@ import { existsSync, readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { purgeLightweightRequests } from "../../../src/modules/prior-auth/retention.js";
 import { auditActions, startTestApp, type TestContext } from "../../helpers.js";
-import { consultation, createRequest, expectError, expectStatus, labTest } from "../prior-auth/fixtures.js";
-
-type Reasoned = { approved: boolean; rejection_reason: { nphies_code: string | null }[] };
-const nphiesOf = (item: Reasoned | undefined) =>
-  (item?.rejection_reason ?? []).map((reason) => reason.nphies_code);
+import {
+  consultation,
+  createRequest,
+  expectError,
+  expectStatus,
+  labTest,
+  nphiesOf,
+} from "../prior-auth/fixtures.js";
 
 describe("engine settings, diagnosis edits and lightweight retention", () => {
   let ctx: TestContext;

@@ -1,11 +1,14 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startTestApp, type TenantClient, type TestContext } from "../../helpers.js";
-import { createRequest, expectError, expectStatus, setUpStandard } from "../prior-auth/fixtures.js";
-
-type Reasoned = { approved: boolean; rejection_reason: { nphies_code: string | null }[] };
-const nphiesOf = (item: Reasoned | undefined) =>
-  (item?.rejection_reason ?? []).map((reason) => reason.nphies_code);
+import {
+  createRequest,
+  expectError,
+  expectStatus,
+  nphiesOf,
+  type Reasoned,
+  setUpStandard,
+} from "../prior-auth/fixtures.js";
 
 describe("history synchronization", () => {
   let ctx: TestContext;

@@ -151,3 +151,10 @@ export async function createRequest(tenant: TenantClient, overrides: Record<stri
   const created = await expectStatus(tenant.call("POST", "/approval-request/create", body), 201);
   return { body, created };
 }
+
+/** an item result of the create response, as far as its reasons go */
+export type Reasoned = { approved: boolean; rejection_reason: { nphies_code: string | null }[] };
+
+/** the NPHIES codes of an item result's reasons */
+export const nphiesOf = (item: Reasoned | undefined) =>
+  (item?.rejection_reason ?? []).map((reason) => reason.nphies_code);

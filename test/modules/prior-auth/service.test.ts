@@ -7,6 +7,7 @@ import {
   expectError,
   expectStatus,
   labTest,
+  nphiesOf,
   requestBody,
   setUpStandard,
 } from "./fixtures.js";
@@ -24,9 +25,6 @@ type ItemResult = {
   net_payable: number;
   rejection_reason: { code: string; nphies_code: string | null; message: string }[];
 };
-
-const nphiesCodes = (item: ItemResult | undefined) =>
-  (item?.rejection_reason ?? []).map((reason) => reason.nphies_code);
 
 async function consumption(tenant: TenantClient) {
   return expectStatus(
@@ -77,7 +75,7 @@ describe("prior authorization create, standard mode", () => {
         net: 200,
       },
     );
-    assert.deepEqual(nphiesCodes(cons), ["NDC079"]);
+    assert.deepEqual(nphiesOf(cons), ["NDC079"]);
     assert.match(cons?.rejection_reason[0]?.message ?? "", /250\.00.*200\.00/);
     assert.deepEqual(
       [lab?.approved, lab?.decision, lab?.approved_amount, lab?.rejected_amount, lab?.rejection_reason],
@@ -120,7 +118,7 @@ describe("prior authorization create, standard mode", () => {
       [rejected?.approved, rejected?.approved_amount, rejected?.rejected_amount],
       [false, 0, 100],
     );
-    assert.deepEqual(nphiesCodes(rejected), ["NDC036"]);
+    assert.deepEqual(nphiesOf(rejected), ["NDC036"]);
   });
 
   it("rejects the items of a provider outside the member's network (NDC035), unless it is an emergency", async () => {
@@ -130,7 +128,7 @@ describe("prior authorization create, standard mode", () => {
     });
     const [item] = outside.created.items_results as ItemResult[];
     assert.equal(item?.approved, false);
-    assert.ok(nphiesCodes(item).includes("NDC035"), JSON.stringify(item));
+    assert.ok(nphiesOf(item).includes("NDC035"), JSON.stringify(item));
     const emergency = await createRequest(tenant, {
       medical_provider_cchi_no: "CCHI-2",
       is_emergency: true,
@@ -138,14 +136,14 @@ describe("prior authorization create, standard mode", () => {
       items: [consultation({ claimed_amount: 200, service_code: "ER-1", sub_benefit_code: undefined })],
     });
     const [er] = emergency.created.items_results as ItemResult[];
-    assert.ok(!nphiesCodes(er).includes("NDC035"), JSON.stringify(er));
+    assert.ok(!nphiesOf(er).includes("NDC035"), JSON.stringify(er));
   });
 
   it("rejects every item of a member outside the coverage dates (NDC034)", async () => {
     const { created } = await createRequest(tenant, { treatment_date: "2025-12-15T10:00:00.000Z" });
     for (const item of created.items_results as ItemResult[]) {
       assert.equal(item.approved, false);
-      assert.ok(nphiesCodes(item).includes("NDC034"), JSON.stringify(item));
+      assert.ok(nphiesOf(item).includes("NDC034"), JSON.stringify(item));
     }
   });
 
@@ -155,13 +153,13 @@ describe("prior authorization create, standard mode", () => {
     });
     const [item] = created.items_results as ItemResult[];
     assert.equal(item?.approved, false);
-    assert.ok(nphiesCodes(item).includes("NDC003"), JSON.stringify(item));
+    assert.ok(nphiesOf(item).includes("NDC003"), JSON.stringify(item));
   });
 
   it("rejects a diagnosis inconsistent with the member's gender (NDC053)", async () => {
     // N40 (benign prostatic hyperplasia) for a female member
     const { created } = await createRequest(tenant, { diagnoses: [{ type: "primary", code: "N40.0" }] });
-    for (const item of created.items_results as ItemResult[]) assert.ok(nphiesCodes(item).includes("NDC053"));
+    for (const item of created.items_results as ItemResult[]) assert.ok(nphiesOf(item).includes("NDC053"));
   });
 
   it("answers 404 for each missing reference, in the spec's codes, and stores nothing", async () => {
@@ -352,6 +350,6 @@ describe("prior authorization create, lightweight mode", () => {
       member_id: "LW-MALE",
       diagnoses: [{ type: "primary", code: "O80" }],
     });
-    for (const item of created.items_results as ItemResult[]) assert.ok(nphiesCodes(item).includes("NDC053"));
+    for (const item of created.items_results as ItemResult[]) assert.ok(nphiesOf(item).includes("NDC053"));
   });
 });
