@@ -34,9 +34,8 @@ export function requireTransition(from: PriorAuthStatus, to: ReviewerStatus): vo
     throw new AppError("E_EPA_15", `Status transition from ${from} to ${to} is not allowed`);
 }
 
-type Decision = StoredDecision & { item_index: number };
 
-function decisionOf(row: ItemRow): Decision {
+function decisionOf(row: ItemRow): StoredDecision {
   const {
     id: _id,
     service_code: _code,
@@ -56,8 +55,8 @@ function accepted(
   row: ItemRow,
   quantity: number,
   amount: number,
-  reasons: Decision["reviewer_reasons"],
-): Decision {
+  reasons: StoredDecision["reviewer_reasons"],
+): StoredDecision {
   const request = halalasOf(row.request_amount);
   const priceRejected = Math.min(halalasOf(row.price_rejected_amount), request - amount);
   return {
@@ -76,7 +75,7 @@ function accepted(
   };
 }
 
-function rejected(row: ItemRow, reasons: Decision["reviewer_reasons"]): Decision {
+function rejected(row: ItemRow, reasons: StoredDecision["reviewer_reasons"]): StoredDecision {
   return {
     ...decisionOf(row),
     outcome: "REJECTED",
@@ -102,11 +101,11 @@ export function reviewedDecisions(
   rows: readonly ItemRow[],
   input: UpdateInput,
   category: CategoryTemplate | undefined | "not-checked",
-): Decision[] {
+): StoredDecision[] {
   const byErpId = new Map(
     rows.flatMap((row) => (row.erp_item_id === null ? [] : [[row.erp_item_id, row] as const])),
   );
-  const given = new Map<number, Decision>();
+  const given = new Map<number, StoredDecision>();
   const problems: string[] = [];
   for (const [index, item] of (input.items ?? []).entries()) {
     const row = byErpId.get(item.erp_item_id);
