@@ -155,20 +155,4 @@ export const networkRepo = {
       { orderBy: "cchi_no", ...page },
     );
   },
-
-  /** the prior-authorization network check: is the provider in the network named `networkName`? */
-  async containsProvider(
-    db: Queryable,
-    tenantId: number,
-    networkName: string,
-    cchiNo: string,
-  ): Promise<boolean> {
-    const rows = await db.query(
-      `SELECT 1 FROM network_providers np
-       JOIN networks n ON n.id = np.network_id JOIN medical_providers p ON p.id = np.provider_id
-       WHERE n.tenant_id = $1 AND n.name = $2 AND p.cchi_no = $3`,
-      [tenantId, networkName, cchiNo],
-    );
-    return rows.length > 0;
-  },
 };

@@ -149,6 +149,10 @@ async function loadPrices(
 
 const DAY = 86_400_000;
 
+/** the code of the request's primary diagnosis (checkRequest made sure there is exactly one) */
+export const primaryDiagnosisOf = (request: EngineRequest): string =>
+  request.diagnoses.find((diagnosis) => diagnosis.type === "primary")?.code ?? "";
+
 /**
  * Everything the engine reads besides the request and the member's facts: the coverage (standard mode),
  * prices, the member's history and activity, peer statistics, diagnosis-service pairs, loaded edits and
@@ -162,7 +166,7 @@ export async function loadEngineContext(
   request: EngineRequest,
 ): Promise<LoadedContext> {
   const serviceCodes = request.items.map((item) => item.serviceCode);
-  const primary = request.diagnoses.find((diagnosis) => diagnosis.type === "primary")?.code ?? "";
+  const primary = primaryDiagnosisOf(request);
   const codes = request.diagnoses.map((diagnosis) => diagnosis.code);
   const [coverage, prices, history, peers, pairs, diagnosisEdits, settings] = await Promise.all([
     subject.mode === "standard" && subject.policy !== undefined

@@ -34,7 +34,6 @@ export function requireTransition(from: PriorAuthStatus, to: ReviewerStatus): vo
     throw new AppError("E_EPA_15", `Status transition from ${from} to ${to} is not allowed`);
 }
 
-
 function decisionOf(row: ItemRow): StoredDecision {
   const {
     id: _id,

@@ -8,7 +8,7 @@ import { memberRepo } from "../members/repo.js";
 import { type PolicyRow, policyRepo } from "../policies/repo.js";
 import { requireFoundPolicy } from "../policies/service.js";
 import { providerRepo } from "../providers/repo.js";
-import { engineRequestOf, loadEngineContext, type Subject } from "./context.js";
+import { engineRequestOf, loadEngineContext, primaryDiagnosisOf, type Subject } from "./context.js";
 import { emitPriorAuthEvents } from "./events.js";
 import { ensureDescribedBenefits, ensureMember, ensurePolicy, lockMember } from "./lightweight.js";
 import { itemResultOf } from "./present.js";
@@ -85,19 +85,16 @@ type References = Awaited<ReturnType<typeof findReferences>>;
  */
 async function lockSubject(tx: Queryable, ctx: RequestContext, input: CreateInput, found: References) {
   const { tenantId } = ctx;
-  if (ctx.mode === "standard") {
-    const member = await lockMember(tx, tenantId, input.member_id);
-    if (member === undefined) throw new AppError("E_EPA_01", `Patient ${input.member_id} not found`);
-    return { member, policy: found.policy };
-  }
+  const creating = ctx.mode === "lightweight" && found.memberPk === undefined;
   const [member, policy] = await Promise.all([
-    found.memberPk === undefined
+    creating
       ? ensureMember(tx, tenantId, input)
-      : lockMember(tx, tenantId, input.member_id),
-    found.policy ?? ensurePolicy(tx, tenantId, input),
+      : lockMember(tx, tenantId, input.member_id).then((row) => row && { ...row, created: false }),
+    ctx.mode === "standard" ? found.policy : (found.policy ?? ensurePolicy(tx, tenantId, input)),
   ]);
   if (member === undefined) throw new AppError("E_EPA_01", `Patient ${input.member_id} not found`);
-  await ensureDescribedBenefits(tx, tenantId, policy.id, input);
+  if (ctx.mode === "lightweight" && policy !== undefined)
+    await ensureDescribedBenefits(tx, tenantId, policy.id, input);
   return { member, policy };
 }
 
@@ -136,12 +133,10 @@ export async function createPriorAuth(ctx: RequestContext, input: CreateInput) {
       );
       const [subject, id, early] = await Promise.all([locking, reserving, loading]);
       const member = subject.member;
-      const earlyHolds =
-        member.pk === found.memberPk ||
-        (found.memberPk === undefined && "created" in member && member.created);
-      const loaded = earlyHolds
-        ? early
-        : await loadEngineContext(tx, ctx.tenantId, subjectOf(member.pk, subject.policy), request);
+      const loaded =
+        member.pk === found.memberPk || member.created
+          ? early
+          : await loadEngineContext(tx, ctx.tenantId, subjectOf(member.pk, subject.policy), request);
       const decision = decide(
         request,
         { ...loaded, member: { gender: member.gender, dateOfBirth: member.date_of_birth } },
@@ -164,7 +159,7 @@ export async function createPriorAuth(ctx: RequestContext, input: CreateInput) {
       const items = decision.items.map((item) => itemRowOf(input.items[item.index] as ItemInput, item));
       const details = { mode: ctx.mode, note: decision.note };
       await Promise.all([
-        priorAuthRepo.insert(tx, ctx.tenantId, pa, request.diagnoses.find(isPrimary)?.code ?? "", items, {
+        priorAuthRepo.insert(tx, ctx.tenantId, pa, primaryDiagnosisOf(request), items, {
           actor: ctx.actor,
           requestId: ctx.requestId,
           details,
@@ -194,5 +189,3 @@ export async function createPriorAuth(ctx: RequestContext, input: CreateInput) {
     items_results: items.map(itemResultOf),
   };
 }
-
-const isPrimary = (diagnosis: { type: string }) => diagnosis.type === "primary";

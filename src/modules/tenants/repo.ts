@@ -1,10 +1,8 @@
 import type { TenantMode } from "../../config.js";
 import type { Queryable } from "../../platform/db/db.js";
+import type { AuthenticatedTenant } from "../../platform/http/tenant-auth.js";
 
-export interface Tenant {
-  id: number;
-  name: string;
-  mode: TenantMode;
+export interface Tenant extends AuthenticatedTenant {
   created_at: Date;
 }
 

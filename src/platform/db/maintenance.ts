@@ -44,12 +44,8 @@ export async function startEmbeddedMaintenance(
   let vacuumedAt = startedAt;
   let running = false;
 
-  /** the tables written since they were last analyzed that are due, as autovacuum judges it */
-  const dueTables = async (now: number): Promise<string[]> => {
-    const changed = [...writesByTable()].filter(
-      ([table, writes]) => writes > (analyzed.get(table)?.writes ?? 0),
-    );
-    if (changed.length === 0) return [];
+  /** the tables among those written since their last ANALYZE that are due, as autovacuum judges it */
+  const dueTables = async (changed: [string, number][], now: number): Promise<string[]> => {
     const rows = await db.query<{ name: string; reltuples: number }>(
       `SELECT t.name, greatest(c.reltuples, 0)::float8 AS reltuples
        FROM json_array_elements_text($1::json) AS t (name) JOIN pg_class c ON c.oid = to_regclass(t.name)`,
@@ -58,12 +54,10 @@ export async function startEmbeddedMaintenance(
     const rowsOf = new Map(rows.map((row) => [row.name, row.reltuples]));
     return changed
       .filter(([table, writes]) => {
-        if (!rowsOf.has(table)) return false;
+        const tuples = rowsOf.get(table);
+        if (tuples === undefined) return false;
         const last = analyzed.get(table) ?? { writes: 0, time: startedAt };
-        return (
-          writes - last.writes >= analyzeBase + 0.1 * (rowsOf.get(table) ?? 0) ||
-          now - last.time >= analyzeAtMost
-        );
+        return writes - last.writes >= analyzeBase + 0.1 * tuples || now - last.time >= analyzeAtMost;
       })
       .map(([table]) => table);
   };
@@ -73,21 +67,24 @@ export async function startEmbeddedMaintenance(
     running = true;
     try {
       const now = Date.now();
-      const written = new Map(writesByTable());
-      const anyWrite = [...written].some(([table, writes]) => writes > (analyzed.get(table)?.writes ?? 0));
-      if (anyWrite && now - vacuumedAt >= vacuumEvery) {
+      const changed = [...writesByTable()].filter(
+        ([table, writes]) => writes > (analyzed.get(table)?.writes ?? 0),
+      );
+      if (changed.length === 0) return;
+      if (now - vacuumedAt >= vacuumEvery) {
         const started = performance.now();
         await db.exec("VACUUM (ANALYZE)");
         vacuumedAt = now;
-        for (const [table, writes] of written) analyzed.set(table, { writes, time: now });
+        for (const [table, writes] of changed) analyzed.set(table, { writes, time: now });
         log.info({ ms: Math.round(performance.now() - started) }, "embedded database vacuumed");
         return;
       }
-      const due = await dueTables(now);
+      const due = await dueTables(changed, now);
       if (due.length === 0) return;
       // names come from the driver's own statement texts and were just resolved by to_regclass
       await db.exec(`ANALYZE ${due.join(", ")}`);
-      for (const table of due) analyzed.set(table, { writes: written.get(table) ?? 0, time: now });
+      const writesOf = new Map(changed);
+      for (const table of due) analyzed.set(table, { writes: writesOf.get(table) ?? 0, time: now });
     } catch (error) {
       log.error({ err: error }, "embedded database maintenance failed");
     } finally {

@@ -26,8 +26,10 @@ const parsers = {
 const port = parentPort;
 if (port === null) throw new Error("pglite-host runs as a worker thread");
 const dataDir: string | undefined = workerData?.dataDir;
-if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
-rememberFileStats();
+if (dataDir !== undefined) {
+  mkdirSync(dataDir, { recursive: true });
+  rememberFileStats();
+}
 const pg = await PGlite.create({ dataDir, parsers });
 const statements = createStatementCache(pg);
 const jobs = fromPglite(pg);
@@ -68,18 +70,13 @@ async function runStatements(
   settle: Settle[],
 ) {
   const inTransaction = transaction !== undefined;
-  const begin = () => {
-    if (transaction === undefined || transaction.begun) return [];
-    transaction.begun = true;
-    return ["BEGIN"];
-  };
   let texts: { text: string; index: number }[] = [];
   const flush = async () => {
     if (texts.length === 0) return;
     const group = texts;
     texts = [];
     try {
-      const prefix = begin();
+      const prefix = beginOf(transaction);
       const results = await pg.exec([...prefix, ...group.map((entry) => entry.text)].join(";\n"));
       for (const [i, entry] of group.entries())
         settle[entry.index]?.({ ok: true, value: results[i + prefix.length]?.rows ?? [] });
@@ -99,7 +96,7 @@ async function runStatements(
     if (shareable) texts.push({ text, index });
     else {
       await flush();
-      if (begin().length > 0) await pg.exec("BEGIN");
+      for (const begin of beginOf(transaction)) await pg.exec(begin);
       await runAlone(
         text ?? statement.text,
         text === undefined ? statement.params : undefined,
@@ -128,6 +125,13 @@ interface OpenTransaction {
   begun: boolean;
 }
 const transactions = new Map<number, OpenTransaction>();
+
+/** ["BEGIN"] the first time a transaction's statements go, so that it rides on them; [] after */
+function beginOf(transaction: OpenTransaction | undefined): string[] {
+  if (transaction === undefined || transaction.begun) return [];
+  transaction.begun = true;
+  return ["BEGIN"];
+}
 const listeners = new Map<number, () => Promise<void>>();
 
 async function endTransaction(tx: number, commit: boolean): Promise<void> {
@@ -148,11 +152,10 @@ async function handleOther(request: Exclude<HostRequest, Statement>): Promise<un
   switch (request.op) {
     case "exec": {
       const transaction = request.tx === undefined ? undefined : transactions.get(request.tx);
-      if (transaction === undefined)
-        return withSession(async () => (await pg.exec(request.script)) && undefined);
-      if (!transaction.begun) await pg.exec("BEGIN");
-      transaction.begun = true;
-      return (await pg.exec(request.script)) && undefined;
+      const script = [...beginOf(transaction), request.script].join(";\n");
+      if (transaction === undefined) await withSession(() => pg.exec(script));
+      else await pg.exec(script);
+      return undefined;
     }
     case "end":
       return endTransaction(request.tx, request.commit);
@@ -202,8 +205,7 @@ interface Lane {
 const lanes = new Map<string, Lane>();
 
 function laneOf(request: HostRequest): string {
-  if ((request.op === "query" || request.op === "exec" || request.op === "end") && request.tx !== undefined)
-    return `tx:${request.tx}`;
+  if ("tx" in request && request.tx !== undefined) return `tx:${request.tx}`;
   return request.op === "query" ? "outside" : `request:${request.id}`;
 }
 
@@ -211,12 +213,13 @@ async function drain(key: string, lane: Lane): Promise<void> {
   lane.running = true;
   while (lane.queue.length > 0) {
     const first = lane.queue[0] as HostRequest;
-    if ((first.op === "query" || first.op === "exec") && first.tx !== undefined && first.begin)
-      transactions.set(first.tx, { release: await takeSession(), begun: false });
-    const transaction = "tx" in first && first.tx !== undefined ? transactions.get(first.tx) : undefined;
-    if ("tx" in first && first.tx !== undefined && transaction === undefined) {
+    const tx = "tx" in first ? first.tx : undefined;
+    if (tx !== undefined && "begin" in first && first.begin)
+      transactions.set(tx, { release: await takeSession(), begun: false });
+    const transaction = tx === undefined ? undefined : transactions.get(tx);
+    if (tx !== undefined && transaction === undefined) {
       lane.queue.shift();
-      answer(first.id)({ ok: false, error: new Error(`transaction ${first.tx} is not open`) });
+      answer(first.id)({ ok: false, error: new Error(`transaction ${tx} is not open`) });
       continue;
     }
     if (first.op === "query") {

@@ -1,7 +1,7 @@
 import type { WebhookSettings } from "../../config.js";
 import { recordAudit } from "../audit/audit.js";
 import type { Db, Queryable } from "../db/db.js";
-import type { JobContext, JobDefinition } from "../jobs/queue.js";
+import type { JobContext, JobDefinition, JobQueue } from "../jobs/queue.js";
 import { webhookDeliveries } from "../metrics.js";
 import { type DeliveryStatus, type DeliveryToAttempt, deliveryRepo } from "./deliveries.js";
 import { DELIVERY_QUEUE, type DeliveryJobData } from "./outbox.js";
@@ -57,6 +57,32 @@ function deactivateGone(tx: Queryable, delivery: DeliveryToAttempt): Promise<boo
     : deliveryRepo.deactivateWebhook(tx, delivery.tenant_id, delivery.webhook_id, "gone");
 }
 
+/** what an attempt that did not settle its delivery leads to: the next attempt, or a gone target's end */
+async function followUpAttempt(
+  tx: Queryable,
+  jobs: JobQueue,
+  delivery: DeliveryToAttempt,
+  job: DeliveryJobData,
+  statusCode: number | null,
+  nextAttemptAt: Date | null,
+): Promise<void> {
+  if (nextAttemptAt !== null)
+    await jobs.send(tx, DELIVERY_QUEUE, { ...job, attempt: job.attempt + 1 }, { startAfter: nextAttemptAt });
+  if (statusCode === 410 && (await deactivateGone(tx, delivery))) {
+    await recordAudit(
+      tx,
+      { tenantId: delivery.tenant_id, actor: "webhook delivery", requestId: job.requestId },
+      {
+        action: "webhook.deactivate",
+        entityType: delivery.webhook_id === null ? "claims-subscription" : "webhook",
+        entityKey: String(delivery.webhook_id ?? delivery.subscription_id),
+        outcome: "gone",
+        details: { event_id: delivery.event_id, status_code: 410 },
+      },
+    );
+  }
+}
+
 async function recordOutcome(
   context: JobContext,
   delivery: DeliveryToAttempt,
@@ -74,29 +100,9 @@ async function recordOutcome(
   if (settled) await deliveryRepo.recordAttempt(context.db, delivery.id, attempt, step.status);
   else
     await context.db.transaction(async (tx) => {
-      const moved = await deliveryRepo.recordAttempt(tx, delivery.id, attempt, step.status);
-      if (!moved) return; // another run of this job recorded the attempt that moves the delivery
-      if (step.nextAttemptAt !== null) {
-        await context.jobs.send(
-          tx,
-          DELIVERY_QUEUE,
-          { ...job, attempt: job.attempt + 1 },
-          { startAfter: step.nextAttemptAt },
-        );
-      }
-      if (outcome.statusCode === 410 && (await deactivateGone(tx, delivery))) {
-        await recordAudit(
-          tx,
-          { tenantId: delivery.tenant_id, actor: "webhook delivery", requestId: job.requestId },
-          {
-            action: "webhook.deactivate",
-            entityType: delivery.webhook_id === null ? "claims-subscription" : "webhook",
-            entityKey: String(delivery.webhook_id ?? delivery.subscription_id),
-            outcome: "gone",
-            details: { event_id: delivery.event_id, status_code: 410 },
-          },
-        );
-      }
+      // false: another run of this job recorded the attempt that moves the delivery
+      if (await deliveryRepo.recordAttempt(tx, delivery.id, attempt, step.status))
+        await followUpAttempt(tx, context.jobs, delivery, job, outcome.statusCode, step.nextAttemptAt);
     });
   webhookDeliveries.inc({
     target: delivery.webhook_id === null ? "subscription" : "webhook",

@@ -5,8 +5,8 @@ import type { TenantActor } from "../audit/audit.js";
 import { AppError } from "./errors.js";
 import { enforceRateLimit, type RateLimiter } from "./rate-limit.js";
 
-/** the tenant a request authenticated as (the tenants module's rows have this shape) */
-export interface Tenant {
+/** the tenant a request authenticated as (the tenants module's Tenant row extends it) */
+export interface AuthenticatedTenant {
   id: number;
   name: string;
   mode: TenantMode;
@@ -15,13 +15,15 @@ export interface Tenant {
 declare module "fastify" {
   interface FastifyRequest {
     /** the authenticated tenant of a tenant-scoped route */
-    tenant: Tenant;
+    tenant: AuthenticatedTenant;
     /** who is acting, for the audit log and jobs */
     actor: TenantActor;
   }
 }
 
-export type ApiKeyLookup = (apiKey: string) => Promise<{ key_id: number; tenant: Tenant } | undefined>;
+export type ApiKeyLookup = (
+  apiKey: string,
+) => Promise<{ key_id: number; tenant: AuthenticatedTenant } | undefined>;
 
 const TenantParam = Type.String({
   pattern: "^[a-z0-9-]{1,63}$",
@@ -34,7 +36,7 @@ const TenantParam = Type.String({
  * key of tenant A used under /B/… is 401 exactly like a wrong key: the answer does not reveal that B exists.
  */
 export function requireTenantApiKey(app: FastifyInstance, lookup: ApiKeyLookup, limiter: RateLimiter): void {
-  app.decorateRequest("tenant", undefined as unknown as Tenant);
+  app.decorateRequest("tenant", undefined as unknown as AuthenticatedTenant);
   app.decorateRequest("actor", undefined as unknown as TenantActor);
 
   app.addHook("onRoute", (route: RouteOptions) => {
