@@ -38,7 +38,7 @@ async function must(
 }
 
 /** the standard tenant's reference data: what the engine reads for every request */
-async function setUpStandard(base: string, headers: Record<string, string>) {
+export async function setUpStandard(base: string, headers: Record<string, string>) {
   await must(base, headers, "/policy-holder/create", {
     ph_erp_id: "PH1",
     name: "Bench Holder",

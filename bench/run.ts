@@ -5,7 +5,7 @@
  * Then the bulk patient imports (bench/policy-bulk.ts) and webhook deliveries (bench/webhooks.ts) on the
  * same server.
  * Environment: BENCH_SECONDS (default 10) per scenario, BENCH_CONNECTIONS (default 20), BENCH_ONLY (a
- * comma-separated choice of http, prior-auth, bulk, webhooks, batch; default all), BENCH_BATCH_CLAIMS
+ * comma-separated choice of http, prior-auth, fhir, bulk, webhooks, batch; default all), BENCH_BATCH_CLAIMS
  * (default 250,000 claims of 4 items).
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import autocannon from "autocannon";
 import { benchBatch } from "./batches.js";
+import { benchFhir } from "./fhir.js";
 import { type Figure, figure } from "./figures.js";
 import { benchBulkImports, peakRssMb } from "./policy-bulk.js";
 import { benchPriorAuth } from "./prior-auth.js";
@@ -22,7 +23,7 @@ import { benchWebhookDeliveries, benchWebhookDrain } from "./webhooks.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const ONLY = new Set((process.env.BENCH_ONLY ?? "http,prior-auth,bulk,webhooks,batch").split(","));
+const ONLY = new Set((process.env.BENCH_ONLY ?? "http,prior-auth,fhir,bulk,webhooks,batch").split(","));
 
 function printFigures(figures: readonly Figure[]): void {
   console.table(
@@ -139,6 +140,11 @@ async function main(): Promise<void> {
       printFigures(priorAuth);
       figures.push(...priorAuth);
     }
+    const fhir = ONLY.has("fhir") ? await benchFhir(port, ADMIN_TOKEN, 500) : undefined;
+    if (fhir !== undefined) {
+      console.log("\nNPHIES FHIR over the JSON create (same server, embedded PGlite):\n");
+      console.table([fhir]);
+    }
     const bulk = ONLY.has("bulk") ? await benchBulkImports(base, headers) : [];
     if (bulk.length > 0) {
       console.log("\nBulk patient imports (same server, embedded PGlite):\n");
@@ -158,7 +164,7 @@ async function main(): Promise<void> {
       console.table([batch]);
     }
     console.log(
-      `\n${JSON.stringify({ bench: "http", figures, bulk, webhooks, batch, serverPeakRssMb: peakRssMb(server.pid) })}`,
+      `\n${JSON.stringify({ bench: "http", figures, fhir, bulk, webhooks, batch, serverPeakRssMb: peakRssMb(server.pid) })}`,
     );
   } finally {
     await stopServer(server);

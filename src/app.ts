@@ -11,6 +11,7 @@ import { adjudicationSettingsRoutes } from "./modules/adjudication-settings/rout
 import { adminRoutes } from "./modules/admin/routes.js";
 import { claimsBatchRoutes } from "./modules/claims-batch/routes.js";
 import { codeSetRoutes } from "./modules/code-sets/routes.js";
+import { fhirMetadataRoutes, fhirRoutes } from "./modules/fhir/routes.js";
 import { fwaLearningRoutes } from "./modules/fwa-learning/routes.js";
 import { healthDeclarationRoutes } from "./modules/health-declarations/routes.js";
 import { memberHistoryRoutes } from "./modules/member-history/routes.js";
@@ -33,6 +34,7 @@ import { webhookRoutes } from "./modules/webhooks/routes.js";
 import type { Db } from "./platform/db/db.js";
 import { requireBearerToken } from "./platform/http/bearer-auth.js";
 import { registerErrorHandler } from "./platform/http/error-handler.js";
+import { AppError } from "./platform/http/errors.js";
 import { useErrorShape } from "./platform/http/plugin.js";
 import { createRateLimiter } from "./platform/http/rate-limit.js";
 import { requireTenantApiKey } from "./platform/http/tenant-auth.js";
@@ -42,6 +44,8 @@ import { prettyOnTerminal } from "./platform/logging.js";
 import { registerMetrics } from "./platform/metrics.js";
 
 export const API_PREFIX = "/:tenant/v4.0/health";
+/** the largest message NPHIES carries */
+const FHIR_MESSAGE_LIMIT = 10 * 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** a caller's X-Request-ID is kept when it is sane, so one id follows a request across systems */
@@ -175,6 +179,30 @@ export async function buildApp(config: Config, db: Db, jobs: JobQueue): Promise<
     },
     { prefix: API_PREFIX },
   );
+
+  // the NPHIES FHIR interface: {fhir_base} = /{tenant}/fhir, the tenant's access-key, errors as OperationOutcome
+  await app.register(async (fhirApi) => {
+    useErrorShape(fhirApi, "fhir");
+    // FHIR JSON only (application/json is taken too), up to NPHIES's 10 MB a message; anything else is 415
+    fhirApi.addContentTypeParser(
+      "application/fhir+json",
+      { parseAs: "string", bodyLimit: FHIR_MESSAGE_LIMIT },
+      app.getDefaultJsonParser("error", "error"),
+    );
+    fhirApi.addHook("onRequest", async (request) => {
+      const type = request.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
+      if (request.method === "POST" && type !== "application/fhir+json" && type !== "application/json")
+        throw new AppError("E_UNSUPPORTED_MEDIA_TYPE_415", "Send application/fhir+json");
+    });
+    await fhirApi.register(fhirMetadataRoutes, { db, jobs, config });
+    await fhirApi.register(
+      async (messaging) => {
+        requireTenantApiKey(messaging, authenticate, limiter);
+        await messaging.register(fhirRoutes, { db, jobs, config });
+      },
+      { prefix: "/:tenant/fhir" },
+    );
+  });
 
   // the batch claims service: {auth_url}/v1/auth/token and {claims_base_url} = /v1 (docs/operator-contract.md section 3)
   const tokens = await createTokenService(db, config.publicUrl);

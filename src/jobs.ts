@@ -1,6 +1,7 @@
 import type { Config } from "./config.js";
 import { batchAnalysisJob } from "./modules/claims-batch/job.js";
 import { batchResultsRetentionJob } from "./modules/claims-batch/retention.js";
+import { fhirMessageRetentionJob } from "./modules/fhir/retention.js";
 import { modelTrainingJob, providerFeaturesRetentionJob } from "./modules/fwa-learning/job.js";
 import { bulkImportJob } from "./modules/policy-bulk/job.js";
 import { lightweightRetentionJob } from "./modules/prior-auth/retention.js";
@@ -21,5 +22,6 @@ export function jobDefinitions(
     batchResultsRetentionJob,
     modelTrainingJob,
     providerFeaturesRetentionJob,
+    fhirMessageRetentionJob,
   ];
 }

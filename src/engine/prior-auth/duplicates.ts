@@ -10,11 +10,20 @@ import { count } from "./format.js";
 import { reason } from "./reasons.js";
 import type { EngineContext, EngineRequest, HistoryItem, Reason, RequestItem } from "./types.js";
 
+function billedUnder(request: EngineRequest, item: HistoryItem): boolean {
+  return (
+    request.transactionType === "CLAIM" &&
+    item.authorization?.transactionType === "PREAUTH" &&
+    item.authorization.number === request.authorizationNumber
+  );
+}
+
 export function checkDuplicates(request: EngineRequest, context: EngineContext): CheckResult {
   const { duplicateWindowDays, followUpDays } = context.settings;
-  // only approved history before (or on) the treatment date counts, newest first
+  // only approved history before (or on) the treatment date counts, newest first; a claim is not a
+  // duplicate of the prior authorization it is billed under
   const past = context.history
-    .filter((h) => h.approved && daysBetween(h.date, request.treatmentDate) >= 0)
+    .filter((h) => h.approved && daysBetween(h.date, request.treatmentDate) >= 0 && !billedUnder(request, h))
     .sort((a, b) => b.date.getTime() - a.date.getTime());
   const byService = new Map<string, HistoryItem[]>();
   for (const h of past) {

@@ -5,15 +5,20 @@
 import { dayOfText, isoDay } from "./dates.js";
 import { type CheckResult, noFindings, rejectAll } from "./findings.js";
 import { reason } from "./reasons.js";
-import type { EngineContext, EngineRequest, Reason } from "./types.js";
+import type { Coverage, EngineContext, EngineRequest, Reason } from "./types.js";
 
 const active = (status: string): boolean => status.trim().toUpperCase() === "ACTIVE";
 
 export function checkEligibility(request: EngineRequest, context: EngineContext): CheckResult {
   if (context.mode !== "standard") return { findings: noFindings(request.items), alerts: [] };
+  const reasons = eligibilityReasons(context.coverage, request.treatmentDate);
+  return { findings: rejectAll(request.items, reasons), alerts: [] };
+}
+
+/** why the member is not covered on `date` under the coverage (none: covered) */
+export function eligibilityReasons(coverage: Coverage | undefined, date: Date): Reason[] {
   const reasons: Reason[] = [];
-  const coverage = context.coverage;
-  const day = isoDay(request.treatmentDate);
+  const day = isoDay(date);
   const link = coverage?.link;
   if (link === undefined) {
     reasons.push(reason("MZ-ELIG-01", "the member has no link to the policy of the request"));
@@ -29,7 +34,7 @@ export function checkEligibility(request: EngineRequest, context: EngineContext)
       reasons.push(reason("MZ-ELIG-03", `the policy is ${policy.status}, not ACTIVE`));
     reasons.push(...coverageDates("the policy", policy, day));
   }
-  return { findings: rejectAll(request.items, reasons), alerts: [] };
+  return reasons;
 }
 
 function coverageDates(what: string, period: { startDate: string; endDate: string }, day: string): Reason[] {

@@ -60,6 +60,8 @@ export interface RequestItem {
 
 export interface EngineRequest {
   transactionType: "PREAUTH" | "CLAIM";
+  /** the authorization a request belongs to: a claim names the prior authorization it is billed under */
+  authorizationNumber?: string;
   treatmentDate: Date;
   requestDate: Date;
   claimType: ClaimType;
@@ -118,6 +120,8 @@ export interface HistoryItem {
   approved: boolean;
   /** where it came from, for the reason's message: a transaction id or a history record id */
   reference: string;
+  /** the platform's own requests: the authorization they belong to and their transaction type */
+  authorization?: { number: string; transactionType: "PREAUTH" | "CLAIM" };
 }
 
 /** the tenant's past approved items of one service code, for the anomaly score (robust statistics) */

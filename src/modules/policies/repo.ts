@@ -273,6 +273,8 @@ export const patientLinkRepo = {
     memberPk: number,
     policyId: number,
     exceptPriorAuthId: number | null = null,
+    /** a claim being adjudicated: the authorization it is billed under, whose prior authorization it replaces */
+    billedUnder: string | null = null,
   ) {
     return db.query<{
       benefit_code: number | null;
@@ -287,8 +289,14 @@ export const patientLinkRepo = {
        WHERE pa.tenant_id = $1 AND pa.member_pk = $2 AND pa.policy_id = $3
          AND pa.status NOT IN (${NOT_UTILIZED_STATUSES.map((status) => `'${status}'`).join(", ")})
          AND pa.id <> $4
+         -- a prior authorization that a claim is billed under counts no more: the claim counts instead
+         AND NOT (pa.transaction_type = 'PREAUTH' AND (pa.authorization_number = COALESCE($5, '') OR EXISTS (
+           SELECT 1 FROM prior_authorizations c
+           WHERE c.tenant_id = pa.tenant_id AND c.member_pk = pa.member_pk AND c.transaction_type = 'CLAIM'
+             AND c.authorization_number = pa.authorization_number AND c.id <> $4
+             AND c.status NOT IN (${NOT_UTILIZED_STATUSES.map((status) => `'${status}'`).join(", ")}))))
        GROUP BY i.benefit_code, i.sub_benefit_code`,
-      [tenantId, memberPk, policyId, exceptPriorAuthId ?? 0],
+      [tenantId, memberPk, policyId, exceptPriorAuthId ?? 0, billedUnder],
     );
   },
 };

@@ -38,16 +38,19 @@ export const contextRepo = {
       diagnosis_codes: string[];
       approved: boolean;
       reference: string;
+      authorization_number: string | null;
+      transaction_type: "PREAUTH" | "CLAIM" | null;
     }>(
       `SELECT pa.treatment_date AS date, i.service_code, i.item->>'nphies_code' AS nphies_code, i.service_type,
          i.claimed_quantity AS quantity, i.claimed_amount::text AS unit_amount, pa.provider_cchi_no,
-         ARRAY[pa.primary_diagnosis] AS diagnosis_codes, i.approved, pa.transaction_id AS reference
+         ARRAY[pa.primary_diagnosis] AS diagnosis_codes, i.approved, pa.transaction_id AS reference,
+         pa.authorization_number, pa.transaction_type
        FROM prior_authorizations pa JOIN prior_authorization_items i ON i.prior_authorization_id = pa.id
        WHERE pa.tenant_id = $1 AND pa.member_pk = $2 AND pa.id <> $3 AND pa.status <> 'CANCELLED'
          AND pa.treatment_date BETWEEN $4::timestamptz - make_interval(days => $6) AND $4::timestamptz
        UNION ALL
        SELECT h.service_date, e.service_code, e.nphies_code, e.service_type, COALESCE(e.quantity, 1),
-         e.unit_amount::text, h.provider_cchi_no, h.diagnosis_codes, h.approved, h.reference
+         e.unit_amount::text, h.provider_cchi_no, h.diagnosis_codes, h.approved, h.reference, NULL, NULL
        FROM member_history h
        CROSS JOIN LATERAL json_to_recordset(h.items)
          AS e (service_code text, nphies_code text, service_type text, quantity integer, unit_amount numeric)
@@ -66,6 +69,9 @@ export const contextRepo = {
       diagnosisCodes: row.diagnosis_codes.filter((code) => code !== null),
       approved: row.approved,
       reference: row.reference,
+      ...(row.authorization_number === null || row.transaction_type === null
+        ? {}
+        : { authorization: { number: row.authorization_number, transactionType: row.transaction_type } }),
     }));
   },
 

@@ -22,6 +22,7 @@ import type { CreateInput } from "./schemas.js";
 export function engineRequestOf(input: CreateInput, diagnosisCodes: readonly string[]): EngineRequest {
   return {
     transactionType: input.transaction_type ?? "PREAUTH",
+    authorizationNumber: input.authorization_number,
     treatmentDate: new Date(input.treatment_date),
     requestDate: new Date(input.request_date),
     claimType: input.claim_type,
@@ -73,17 +74,19 @@ export interface Subject {
 export type LoadedContext = Omit<EngineContext, "member">;
 
 /** standard mode: the member's link to the policy, the network, the category's limits and what is used */
-async function loadCoverage(
+export async function loadCoverage(
   db: Queryable,
   tenantId: number,
   subject: Subject,
   policy: PolicyRow,
+  /** a claim: the authorization it is billed under (its prior authorization's use no longer counts) */
+  billedUnder: string | null = null,
 ): Promise<Coverage> {
   const memberPk = subject.member.pk;
   const [link, category, usage] = await Promise.all([
     patientLinkRepo.findForAdjudication(db, policy.id, memberPk, subject.providerCchiNo),
     templateRepo.loadCategoryOfMember(db, policy.id, memberPk),
-    patientLinkRepo.utilization(db, tenantId, memberPk, policy.id, subject.exceptPriorAuthId),
+    patientLinkRepo.utilization(db, tenantId, memberPk, policy.id, subject.exceptPriorAuthId, billedUnder),
   ]);
   const policyFacts = { status: policy.status, startDate: policy.start_date, endDate: policy.end_date };
   if (link === undefined)
@@ -170,7 +173,13 @@ export async function loadEngineContext(
   const codes = request.diagnoses.map((diagnosis) => diagnosis.code);
   const [coverage, prices, history, peers, pairs, diagnosisEdits, settings] = await Promise.all([
     subject.mode === "standard" && subject.policy !== undefined
-      ? loadCoverage(db, tenantId, subject, subject.policy)
+      ? loadCoverage(
+          db,
+          tenantId,
+          subject,
+          subject.policy,
+          request.transactionType === "CLAIM" ? (request.authorizationNumber ?? null) : null,
+        )
       : undefined,
     loadPrices(db, tenantId, subject.providerId, request),
     contextRepo.history(db, tenantId, subject.member, request.treatmentDate, subject.exceptPriorAuthId),

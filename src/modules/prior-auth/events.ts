@@ -1,7 +1,8 @@
 import type { TenantActor } from "../../platform/audit/audit.js";
 import type { Queryable } from "../../platform/db/db.js";
-import { type EventHookType, emitEvent } from "../../platform/events/outbox.js";
+import { type EventHookType, emitEvent, FHIR_MESSAGE_EVENT } from "../../platform/events/outbox.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
+import { claimResponseBundleOf } from "./fhir/response.js";
 import { eventDataOf } from "./present.js";
 import { type ItemRow, type PriorAuthRow, priorAuthRepo } from "./repo.js";
 
@@ -24,7 +25,8 @@ export async function emitPriorAuthEvents(
   const row = known?.pa ?? (await priorAuthRepo.findById(tx, priorAuthId));
   if (row === undefined)
     throw new Error(`prior authorization ${priorAuthId} vanished inside its transaction`);
-  const data = eventDataOf(row, known?.items ?? (await priorAuthRepo.listItems(tx, priorAuthId)), source);
+  const items = known?.items ?? (await priorAuthRepo.listItems(tx, priorAuthId));
+  const data = eventDataOf(row, items, source);
   for (const hookType of hookTypes) {
     await emitEvent(tx, jobs, actor.tenantId, {
       hookType,
@@ -35,4 +37,14 @@ export async function emitPriorAuthEvents(
       requestId: actor.requestId,
     });
   }
+  // a request that came as a NPHIES message is answered again whenever its decision changes after the
+  // first answer (the create's reply): the response bundle goes to the tenant's NPHIES endpoint
+  if (row.fhir !== null && known === undefined && hookTypes.includes("PRE_AUTH_RESULT"))
+    await emitEvent(tx, jobs, actor.tenantId, {
+      hookType: "NPHIES",
+      eventType: FHIR_MESSAGE_EVENT,
+      data: claimResponseBundleOf(row, row.fhir, items, new Date()),
+      subject: `prior-auth:${row.transaction_id}`,
+      requestId: actor.requestId,
+    });
 }

@@ -10,9 +10,10 @@ import { requireFoundPolicy } from "../policies/service.js";
 import { providerRepo } from "../providers/repo.js";
 import { engineRequestOf, loadEngineContext, primaryDiagnosisOf, type Subject } from "./context.js";
 import { emitPriorAuthEvents } from "./events.js";
+import type { FhirOrigin } from "./fhir/origin.js";
 import { ensureDescribedBenefits, ensureMember, ensurePolicy, lockMember } from "./lightweight.js";
 import { itemResultOf } from "./present.js";
-import { itemRowOf, newPriorAuthRow, priorAuthRepo } from "./repo.js";
+import { type ItemRow, itemRowOf, newPriorAuthRow, type PriorAuthRow, priorAuthRepo } from "./repo.js";
 import type { CreateInput, ItemInput } from "./schemas.js";
 import { supportingInfoRepo } from "./supporting-info/repo.js";
 import { checkSupportingInfo } from "./supporting-info/service.js";
@@ -99,13 +100,33 @@ async function lockSubject(tx: Queryable, ctx: RequestContext, input: CreateInpu
 }
 
 /**
+ * Adjudicates a new request in the tenant's mode and answers it as the JSON API does (201 body).
+ */
+export async function createPriorAuth(ctx: RequestContext, input: CreateInput) {
+  const { pa, items } = await adjudicateNewRequest(ctx, input, null);
+  return {
+    pre_auth_internal_id: pa.id,
+    status: "COMPLETED",
+    authorization_number: input.authorization_number,
+    transaction_id: input.transaction_id,
+    note: pa.note ?? "",
+    request_alerts: pa.request_alerts,
+    items_results: items.map(itemResultOf),
+  };
+}
+
+/**
  * Adjudicates a new request in the tenant's mode and stores it PENDING with the engine's decisions, its
  * history, inline supporting info, the audit record and the PRE_AUTH_RESULT event, in one transaction:
  * route -> here -> (references) -> (lock, context) -> engine -> (store) -> reply. Each step sends its
  * statements together, so a create costs three round trips to the database and the commit.
  * transaction_id is the idempotency key: a second use is 409 E_EPA_069, decided by the unique index.
  */
-export async function createPriorAuth(ctx: RequestContext, input: CreateInput) {
+export async function adjudicateNewRequest(
+  ctx: RequestContext,
+  input: CreateInput,
+  fhir: FhirOrigin | null,
+): Promise<{ pa: PriorAuthRow; items: ItemRow[] }> {
   checkRequest(input);
   const found = await findReferences(ctx, input);
   const request = engineRequestOf(input, found.diagnosisCodes);
@@ -153,6 +174,7 @@ export async function createPriorAuth(ctx: RequestContext, input: CreateInput) {
           request: input,
           note: decision.note,
           request_alerts: [...memberAlerts(member, input), ...decision.requestAlerts],
+          fhir,
         },
         now,
       );
@@ -175,17 +197,8 @@ export async function createPriorAuth(ctx: RequestContext, input: CreateInput) {
       ]);
       return { pa, items };
     });
-  const { pa, items } = await withConflicts(run, {
+  return withConflicts(run, {
     prior_authorizations_transaction_id_key: () =>
       new AppError("E_EPA_069", `transaction_id ${input.transaction_id} is already used`),
   });
-  return {
-    pre_auth_internal_id: pa.id,
-    status: "COMPLETED",
-    authorization_number: input.authorization_number,
-    transaction_id: input.transaction_id,
-    note: pa.note ?? "",
-    request_alerts: pa.request_alerts,
-    items_results: items.map(itemResultOf),
-  };
 }

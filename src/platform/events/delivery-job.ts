@@ -4,7 +4,7 @@ import type { Db, Queryable } from "../db/db.js";
 import type { JobContext, JobDefinition, JobQueue } from "../jobs/queue.js";
 import { webhookDeliveries } from "../metrics.js";
 import { type DeliveryStatus, type DeliveryToAttempt, deliveryRepo } from "./deliveries.js";
-import { DELIVERY_QUEUE, type DeliveryJobData } from "./outbox.js";
+import { DELIVERY_QUEUE, type DeliveryJobData, FHIR_MESSAGE_EVENT } from "./outbox.js";
 import { type PostOutcome, postDelivery } from "./post.js";
 import { deliveryHeaders } from "./signature.js";
 
@@ -29,6 +29,7 @@ export function retryDelayMs(attempt: number, firstRetryMs: number, random: numb
 export function envelopeOf(
   delivery: Pick<DeliveryToAttempt, "event_type" | "event_id" | "event_created_at" | "data">,
 ) {
+  if (delivery.event_type === FHIR_MESSAGE_EVENT) return delivery.data;
   return `{"event_type":${JSON.stringify(delivery.event_type)},"event_id":${JSON.stringify(delivery.event_id)},"timestamp":${JSON.stringify(delivery.event_created_at.toISOString())},"data":${delivery.data}}`;
 }
 
@@ -142,6 +143,7 @@ async function attemptDelivery(job: DeliveryJobData, context: JobContext, settin
     delivery.event_id,
     Math.floor(attemptedAt.getTime() / 1000),
     body,
+    delivery.event_type === FHIR_MESSAGE_EVENT ? "application/fhir+json" : "application/json",
   );
   const outcome = await postDelivery(new URL(delivery.target_url), body, headers, settings);
   await recordOutcome(context, delivery, job, attemptedAt, outcome, settings);

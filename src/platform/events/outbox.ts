@@ -11,6 +11,7 @@ export const HOOK_TYPES = [
   "COMMUNICATION",
   "REOPENED",
   "REFERRED",
+  "NPHIES",
 ] as const;
 export type HookType = (typeof HOOK_TYPES)[number];
 
@@ -22,10 +23,16 @@ export type EventHookType = Exclude<HookType, "CLAIM" | "PRE_AUTH" | "BOTH"> | "
 
 export const DELIVERY_QUEUE = "event-delivery";
 
+/**
+ * The event type of a FHIR response message for the payer's NPHIES endpoint (a webhook of hook type
+ * NPHIES): its delivery body is the Bundle itself, `application/fhir+json`, not the webhook envelope.
+ */
+export const FHIR_MESSAGE_EVENT = "NPHIES_RESPONSE";
+
 export interface OutboxEvent {
   hookType: EventHookType;
   eventType: string;
-  data: Record<string, unknown>;
+  data: object;
   /**
    * What the event is about (`prior-auth:<transaction_id>`, `batch:<id>`): events of one subject reach
    * each webhook in the order they were emitted. Omitted: no ordering with other events.

@@ -33,9 +33,10 @@ export function deliveryHeaders(
   id: string,
   timestamp: number,
   body: string,
+  contentType = "application/json",
 ): Record<string, string> {
   const headers: Record<string, string> = {
-    "content-type": "application/json",
+    "content-type": contentType,
     "webhook-id": id,
     "webhook-timestamp": String(timestamp),
   };

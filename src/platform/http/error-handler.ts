@@ -17,6 +17,7 @@ const VALIDATION_CODE: Record<ErrorShape, ErrorCode> = {
   policyHolder: "E_BAD_REQUEST_400",
   oauth: "OAUTH_INVALID_REQUEST",
   batch: "VALIDATION_ERROR",
+  fhir: "E_BAD_REQUEST_400",
 };
 
 /** the `error` of RFC 6749 (token endpoint) and RFC 6750 (bearer) bodies, as the spec names them */
@@ -41,6 +42,41 @@ const BATCH_CODES: Partial<Record<ErrorCode, string>> = {
   E_INTERNAL_500: "INTERNAL_ERROR",
   E_ROUTE_NOT_FOUND_404: "NOT_FOUND",
 };
+
+/** the OperationOutcome issue type of an answer, by its HTTP status */
+const ISSUE_TYPE: Record<number, string> = {
+  400: "invalid",
+  401: "login",
+  403: "forbidden",
+  404: "not-found",
+  409: "duplicate",
+  413: "too-costly",
+  415: "not-supported",
+  422: "business-rule",
+  429: "throttled",
+  500: "exception",
+  503: "transient",
+};
+/** a detail that names its element: `Bundle.entry[1].resource.item[0].productOrService: must hold …` */
+const AT_PATH = /^(Bundle(?:\.[A-Za-z]+(?:\[\d+\])?)*): (.*)$/s;
+
+/** a FHIR answer's error: an OperationOutcome with one issue per problem, each naming its element */
+function operationOutcomeOf(error: AppError): Record<string, unknown> {
+  const details = error.details.length > 0 ? error.details : [error.message];
+  return {
+    resourceType: "OperationOutcome",
+    issue: details.map((detail) => {
+      const match = AT_PATH.exec(detail);
+      return {
+        severity: error.status >= 500 ? "fatal" : "error",
+        code: ISSUE_TYPE[error.status] ?? "processing",
+        details: { coding: [{ code: error.code }], text: error.message },
+        diagnostics: match?.[2] ?? detail,
+        ...(match ? { expression: [match[1]] } : {}),
+      };
+    }),
+  };
+}
 
 /** SQLSTATE class 22: a value out of range, too long, or not valid for its type */
 const DATA_EXCEPTION = "22";
@@ -72,6 +108,7 @@ export function renderError(error: AppError, shape: ErrorShape): Record<string, 
   const oauth = OAUTH_ERRORS[error.code];
   if (oauth !== undefined) return { error: oauth, error_description: error.message };
   if (shape === "oauth") return { error: "invalid_request", error_description: error.message };
+  if (shape === "fhir") return operationOutcomeOf(error);
   if (shape === "batch")
     return {
       error: { code: BATCH_CODES[error.code] ?? error.code, message: error.message, details: error.details },
@@ -98,6 +135,7 @@ function shapeOf(request: FastifyRequest): ErrorShape {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     const shape = shapeOf(request);
+    if (shape === "fhir") reply.type("application/fhir+json");
     const appError = toAppError(error, shape);
     if (pgErrorOf(error) !== undefined && appError?.code === "E_BAD_REQUEST_400")
       request.log.warn({ err: error }, "input that validation let through was refused by the database");

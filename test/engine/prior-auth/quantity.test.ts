@@ -206,6 +206,20 @@ describe("engine: duplicates", () => {
     });
   });
 
+  it("does not count a claim's own prior authorization as its duplicate", () => {
+    const preauth = makeHistoryItem({ authorization: { number: "AUTH-9", transactionType: "PREAUTH" } });
+    const claim = (authorizationNumber: string) =>
+      makeRequest({ transactionType: "CLAIM", authorizationNumber });
+    assert.equal(withHistory([preauth], claim("AUTH-9")).items[0]?.outcome, "APPROVED");
+    // another authorization's, an earlier claim of the same authorization, or a follow-up prior
+    // authorization: duplicates as before
+    assert.equal(withHistory([preauth], claim("AUTH-8")).items[0]?.outcome, "REJECTED");
+    const billed = makeHistoryItem({ authorization: { number: "AUTH-9", transactionType: "CLAIM" } });
+    assert.equal(withHistory([billed], claim("AUTH-9")).items[0]?.outcome, "REJECTED");
+    const followUp = makeRequest({ transactionType: "PREAUTH", authorizationNumber: "AUTH-9" });
+    assert.equal(withHistory([preauth], followUp).items[0]?.outcome, "REJECTED");
+  });
+
   it("counts the window in days, the newest approved item, and nothing after the treatment date", () => {
     const at = (day: string, overrides: Partial<HistoryItem> = {}) =>
       makeHistoryItem({ date: new Date(`${day}T23:00:00.000Z`), ...overrides });

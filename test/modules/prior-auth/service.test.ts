@@ -353,3 +353,34 @@ describe("prior authorization create, lightweight mode", () => {
     for (const item of created.items_results as ItemResult[]) assert.ok(nphiesOf(item).includes("NDC053"));
   });
 });
+
+describe("a claim billed under its prior authorization", () => {
+  let ctx: TestContext;
+  before(async () => {
+    ctx = await startTestApp();
+  });
+  after(() => ctx.close());
+
+  it("is not its duplicate, and replaces its use of the limits", async () => {
+    const tenant = await ctx.newTenant();
+    await setUpStandard(tenant);
+    await createRequest(tenant, { authorization_number: "AUTH-C" });
+    assert.equal((await consumption(tenant)).amount_utilized, 300);
+    const { created } = await createRequest(tenant, {
+      authorization_number: "AUTH-C",
+      transaction_type: "CLAIM",
+    });
+    assert.deepEqual(
+      (created.items_results as ItemResult[]).map((item) => [item.decision, item.approved_amount]),
+      [
+        ["PARTIALLY_APPROVED", 200],
+        ["APPROVED", 100],
+      ],
+    );
+    assert.equal(
+      (await consumption(tenant)).amount_utilized,
+      300,
+      "the claim counts instead of its prior authorization",
+    );
+  });
+});

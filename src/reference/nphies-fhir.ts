@@ -1,0 +1,110 @@
+/**
+ * The NPHIES FHIR messaging vocabulary a payer endpoint reads and writes: profile and code-system
+ * addresses, message events, and the claim types and code systems the profiles bind. README section
+ * "NPHIES FHIR interface" maps each onto the engine's request.
+ */
+
+export const SD = "http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/";
+export const CS = "http://nphies.sa/terminology/CodeSystem/";
+export const HL7 = "http://terminology.hl7.org/CodeSystem/";
+/** the version emitted on every profile reference; any version (or none) is accepted */
+export const PROFILE_VERSION = "1.0.0";
+export const profile = (name: string): string => `${SD}${name}|${PROFILE_VERSION}`;
+
+export const MESSAGE_EVENTS = `${CS}ksa-message-events`;
+export const PROVIDER_LICENSE = "http://nphies.sa/license/provider-license";
+export const PAYER_LICENSE = "http://nphies.sa/license/payer-license";
+export const ICD10_AM = "http://hl7.org/fhir/sid/icd-10-am";
+export const ADJUDICATION_REASON = `${CS}adjudication-reason`;
+export const ADJUDICATION_OUTCOME = `${CS}adjudication-outcome`;
+/** the engine's own reasons that NPHIES has no code for (the anomaly score's) */
+export const ENGINE_REASON = "urn:mizan:engine-reason";
+
+/** the request events this endpoint processes, and the response event of each */
+export const RESPONSE_EVENT = {
+  "priorauth-request": "priorauth-response",
+  "claim-request": "claim-response",
+  "eligibility-request": "eligibility-response",
+} as const;
+export type RequestEvent = keyof typeof RESPONSE_EVENT;
+export type ClaimEvent = Exclude<RequestEvent, "eligibility-request">;
+
+/** Claim.type (HL7 claim-type) to the engine's claim type */
+export const CLAIM_TYPE = {
+  institutional: "INSTITUTIONAL",
+  professional: "PROFESSIONAL",
+  pharmacy: "PHARMACY",
+  oral: "DENTAL",
+  vision: "OPTICAL",
+} as const;
+export type FhirClaimType = keyof typeof CLAIM_TYPE;
+
+/** Claim.subType (NPHIES claim-subtype) to the engine's sub-type */
+export const CLAIM_SUB_TYPE = { ip: "IN_PATIENT", op: "OUT_PATIENT", emr: "EMERGENCY" } as const;
+
+type ServiceType = "AMBULATORY" | "CONSULTATION" | "PHARMACEUTICAL" | "DEVICE" | "OPTICAL" | "DENTAL";
+
+/** the code systems an item's productOrService is bound to, with the service type each means */
+export const SERVICE_SYSTEMS: Record<string, ServiceType> = {
+  [`${CS}services`]: "AMBULATORY",
+  [`${CS}procedures`]: "AMBULATORY",
+  [`${CS}laboratory`]: "AMBULATORY",
+  [`${CS}imaging`]: "AMBULATORY",
+  [`${CS}medication-codes`]: "PHARMACEUTICAL",
+  [`${CS}scientific-codes`]: "PHARMACEUTICAL",
+  [`${CS}medical-devices`]: "DEVICE",
+  [`${CS}oral-health-op`]: "DENTAL",
+  [`${CS}oral-health-ip`]: "DENTAL",
+};
+
+/** supportingInfo.category (claim-information-category) to the supporting-info codes of the JSON API */
+export const INFORMATION_CATEGORY = {
+  info: "INFO",
+  onset: "ONSET",
+  attachment: "ATTACHMENT",
+  missingtooth: "MISSING_TOOTH",
+  hospitalized: "OTHER",
+  employmentImpacted: "EMPLOYMENT_IMPACTED",
+  "reason-for-visit": "REASON_FOR_VISIT",
+  "vital-sign-weight": "VITAL_SIGN_WEIGHT",
+  "vital-sign-systolic": "VITAL_SIGN_SYSTOLIC",
+  "vital-sign-diastolic": "VITAL_SIGN_DIASTOLIC",
+  "vital-sign-height": "VITAL_SIGN_HEIGHT",
+  "icu-hours": "ICU_HOURS",
+  "ventilation-hours": "VENTILATION_HOURS",
+  "days-supply": "DAYS_SUPPLY",
+  "lab-test": "LAB_TEST",
+  "chief-complaint": "CHIEF_COMPLAINT",
+  temperature: "TEMPERATURE",
+  pulse: "PULSE",
+  "oxygen-saturation": "OXYGEN_SATURATION",
+  "respiratory-rate": "RESPIRATORY_RATE",
+  "birth-weight": "BIRTH_WEIGHT",
+  morphology: "MORPHOLOGY",
+  "last-menstrual-period": "LAST_MENSTRUAL_PERIOD",
+  "treatment-plan": "TREATMENT_PLAN",
+  "patient-history": "PATIENT_HISTORY",
+  "physical-examination": "PHYSICAL_EXAMINATION",
+  "history-of-present-illness": "HISTORY_OF_PRESENT_ILLNESS",
+  "investigation-result": "INVESTIGATION_RESULT",
+} as const;
+
+/** Patient.maritalStatus (HL7 v3 MaritalStatus) to the API's marital status */
+export const MARITAL_STATUS: Record<string, "SINGLE" | "MARRIED" | "WIDOWED" | "DIVORCED" | "SEPARATED"> = {
+  S: "SINGLE",
+  U: "SINGLE",
+  M: "MARRIED",
+  W: "WIDOWED",
+  D: "DIVORCED",
+  L: "SEPARATED",
+};
+
+/** extensions read from a Claim and its items, and written on the response */
+export const EXTENSION = {
+  tax: `${SD}extension-tax`,
+  patientShare: `${SD}extension-patient-share`,
+  encounter: `${SD}extension-encounter`,
+  newborn: `${SD}extension-newborn`,
+  adjudicationOutcome: `${SD}extension-adjudication-outcome`,
+  siteEligibility: `${SD}extension-siteEligibility`,
+} as const;

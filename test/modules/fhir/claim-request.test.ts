@@ -1,0 +1,352 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { readMessage } from "../../../src/modules/fhir/bundle.js";
+import { claimRequestOf } from "../../../src/modules/fhir/claim-request.js";
+import { AppError } from "../../../src/platform/http/errors.js";
+import { claimMessage, eligibilityMessage, headerOf, type Json, resourceOf } from "./bundles.js";
+
+const CS = "http://nphies.sa/terminology/CodeSystem/";
+
+/** the problems (path: message) a message is refused with; none when it maps */
+function problemsOf(bundle: unknown): string[] {
+  try {
+    const message = readMessage(bundle);
+    if (message.event !== "eligibility-request") claimRequestOf(message, message.event);
+    return [];
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    assert.equal(error.status, 400);
+    return error.details;
+  }
+}
+
+const pathsOf = (bundle: unknown) => problemsOf(bundle).map((problem) => problem.split(": ")[0]);
+
+/** a professional priorauth-request with `change` applied to it */
+function changed(
+  change: (bundle: Json, claim: Json) => void,
+  options: Parameters<typeof claimMessage>[0] = {},
+) {
+  const bundle = claimMessage(options);
+  change(bundle, resourceOf(bundle, "Claim"));
+  return bundle;
+}
+
+describe("reading a NPHIES request message", () => {
+  it("maps a well-formed message of every kind", () => {
+    for (const kind of ["institutional", "professional", "pharmacy", "oral", "vision"] as const)
+      for (const event of ["priorauth-request", "claim-request"] as const)
+        assert.deepEqual(problemsOf(claimMessage({ kind, event })), [], `${kind} ${event}`);
+    assert.deepEqual(problemsOf(eligibilityMessage()), []);
+  });
+
+  it("maps the Claim onto the engine's request", () => {
+    const message = readMessage(claimMessage({ kind: "pharmacy", identifier: "req_map_1" }));
+    assert.equal(message.event, "priorauth-request");
+    const { input, origin } = claimRequestOf(message, "priorauth-request");
+    assert.equal(input.transaction_id, "req_map_1");
+    assert.equal(input.claim_type, "PHARMACY");
+    assert.equal(input.claim_sub_type, "OUT_PATIENT");
+    assert.deepEqual(input.items[0], {
+      service_code: "06285074000529",
+      service_description: "Amoxicillin 500 mg capsules",
+      nphies_code: "06285074000529",
+      nphies_type: "PHARMACEUTICAL",
+      service_type: "PHARMACEUTICAL",
+      claimed_quantity: 2,
+      claimed_amount: 18.5,
+      erp_item_id: "1",
+      duration: "5 days",
+    });
+    assert.deepEqual(input.diagnoses, [
+      { type: "primary", code: "J02.9", name: "Acute pharyngitis, unspecified" },
+    ]);
+    assert.equal(input.supporting_info?.[0]?.code, "DAYS_SUPPLY");
+    assert.equal(input.supporting_info?.[0]?.value, "5");
+    assert.deepEqual(origin.items, [{ sequence: 1, tax: 0, patient_share: 0 }]);
+    assert.equal(origin.provider_license, "CCHI-1");
+    assert.equal(origin.payer_license, "7000911508");
+  });
+
+  it("accepts profiles of any version, or none", () => {
+    for (const version of ["", "|0.3.0", "|1.0.0"])
+      assert.deepEqual(
+        problemsOf(
+          changed((_bundle, claim) => {
+            claim.meta.profile = [
+              `http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/professional-priorauth${version}`,
+            ];
+          }),
+        ),
+        [],
+      );
+  });
+
+  const refusals: [string, unknown, string[]][] = [
+    ["not a JSON object", [], ["Bundle"]],
+    ["not a Bundle", { ...claimMessage(), resourceType: "Parameters" }, ["Bundle.resourceType"]],
+    ["not a message", { ...claimMessage(), type: "collection" }, ["Bundle.type"]],
+    ["without entries", { ...claimMessage(), entry: undefined }, ["Bundle.entry"]],
+    [
+      "the MessageHeader not first",
+      changed((bundle) => bundle.entry.reverse()),
+      ["Bundle.entry[0].resource"],
+    ],
+    [
+      "an event this endpoint does not process",
+      changed((bundle) => {
+        headerOf(bundle).eventCoding.code = "payment-notice";
+      }),
+      ["Bundle.entry[0].resource.eventCoding.code"],
+    ],
+    [
+      "an event of another code system",
+      changed((bundle) => {
+        headerOf(bundle).eventCoding.system = "http://example.org/events";
+      }),
+      ["Bundle.entry[0].resource.eventCoding.system"],
+    ],
+    [
+      "no focus",
+      changed((bundle) => {
+        delete headerOf(bundle).focus;
+      }),
+      ["Bundle.entry[0].resource.focus"],
+    ],
+    [
+      "a focus that resolves to nothing",
+      changed((bundle) => {
+        headerOf(bundle).focus[0].reference = "Claim/missing";
+      }),
+      ["Bundle.entry[0].resource.focus[0].reference"],
+    ],
+    [
+      "a patient reference that resolves to nothing",
+      changed((_bundle, claim) => {
+        claim.patient.reference = "http://provider.example.sa/fhir/Patient/404";
+      }),
+      ["Bundle.entry[1].resource.patient.reference"],
+    ],
+    [
+      "a patient reference to an Organization",
+      changed((_bundle, claim) => {
+        claim.patient.reference = "http://provider.example.sa/fhir/Organization/PRV";
+      }),
+      ["Bundle.entry[1].resource.patient.reference"],
+    ],
+    [
+      "a service coded in a system the profile does not bind",
+      changed((_bundle, claim) => {
+        claim.item[0].productOrService.coding = [{ system: "http://www.ama-assn.org/go/cpt", code: "99213" }];
+      }),
+      ["Bundle.entry[1].resource.item[0].productOrService"],
+    ],
+    [
+      "a diagnosis outside ICD-10-AM",
+      changed((_bundle, claim) => {
+        claim.diagnosis[0].diagnosisCodeableConcept.coding[0].system = "http://hl7.org/fhir/sid/icd-10-cm";
+      }),
+      ["Bundle.entry[1].resource.diagnosis[0].diagnosisCodeableConcept.coding"],
+    ],
+    [
+      "a day that does not exist",
+      changed((_bundle, claim) => {
+        claim.item[0].servicedDate = "2026-02-30";
+      }),
+      ["Bundle.entry[1].resource.item[0].servicedDate"],
+    ],
+    [
+      "a creation time that is not a dateTime",
+      changed((_bundle, claim) => {
+        claim.created = "yesterday";
+      }),
+      ["Bundle.entry[1].resource.created"],
+    ],
+    [
+      "a net that is not quantity x unit price + tax - patient share",
+      changed((_bundle, claim) => {
+        claim.item[0].net.value = 999;
+      }),
+      ["Bundle.entry[1].resource.item[0].net"],
+    ],
+    [
+      "a negative unit price",
+      changed((_bundle, claim) => {
+        claim.item[1].unitPrice.value = -5;
+      }),
+      ["Bundle.entry[1].resource.item[1].unitPrice.value"],
+    ],
+    [
+      "a unit price of three decimals",
+      changed((_bundle, claim) => {
+        claim.item[1].unitPrice.value = 100.005;
+        delete claim.item[1].net;
+      }),
+      ["Bundle.entry[1].resource.item[1].unitPrice.value"],
+    ],
+    [
+      "a fractional quantity",
+      changed((_bundle, claim) => {
+        claim.item[1].quantity.value = 1.5;
+        delete claim.item[1].net;
+      }),
+      ["Bundle.entry[1].resource.item[1].quantity.value"],
+    ],
+    [
+      "a currency other than riyals",
+      changed((_bundle, claim) => {
+        claim.item[1].unitPrice.currency = "USD";
+      }),
+      ["Bundle.entry[1].resource.item[1].unitPrice.currency"],
+    ],
+    [
+      "two items of one sequence",
+      changed((_bundle, claim) => {
+        claim.item[1].sequence = 1;
+      }),
+      ["Bundle.entry[1].resource.item[1].sequence"],
+    ],
+    [
+      "an item naming a diagnosis the Claim lacks",
+      changed((_bundle, claim) => {
+        claim.item[0].diagnosisSequence = [9];
+      }),
+      ["Bundle.entry[1].resource.item[0].diagnosisSequence[0]"],
+    ],
+    [
+      "a use that is not the event's",
+      changed((_bundle, claim) => {
+        claim.use = "claim";
+      }),
+      ["Bundle.entry[1].resource.use"],
+    ],
+    [
+      "an unknown claim type",
+      changed((_bundle, claim) => {
+        claim.type.coding[0].code = "veterinary";
+      }),
+      ["Bundle.entry[1].resource.type.coding"],
+    ],
+    [
+      "a profile of another claim type",
+      changed((_bundle, claim) => {
+        claim.meta.profile = ["http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/oral-priorauth|1.0.0"];
+      }),
+      ["Bundle.entry[1].resource.meta.profile[0]"],
+    ],
+    [
+      "a sub-type outside claim-subtype",
+      changed((_bundle, claim) => {
+        claim.subType.coding[0].code = "xyz";
+      }),
+      ["Bundle.entry[1].resource.subType.coding"],
+    ],
+    [
+      "a Coverage without the policy (plan class)",
+      changed((bundle) => {
+        const coverage = resourceOf(bundle, "Coverage");
+        coverage.class = coverage.class.filter((entry: Json) => entry.type.coding[0].code !== "plan");
+      }),
+      ["Bundle.entry[3].resource.class"],
+    ],
+    [
+      "a Patient whose gender the engine cannot adjudicate",
+      changed((bundle) => {
+        resourceOf(bundle, "Patient").gender = "unknown";
+      }),
+      ["Bundle.entry[2].resource.gender"],
+    ],
+    [
+      "two principal diagnoses",
+      changed((_bundle, claim) => {
+        claim.diagnosis.push({ ...claim.diagnosis[0], sequence: 2 });
+      }),
+      ["Bundle.entry[1].resource.diagnosis"],
+    ],
+    [
+      "a Claim without an identifier",
+      changed((_bundle, claim) => {
+        delete claim.identifier;
+      }),
+      ["Bundle.entry[1].resource.identifier"],
+    ],
+    [
+      "an identifier that cannot be a transaction id",
+      changed((_bundle, claim) => {
+        claim.identifier[0].value = "req 1/2";
+      }),
+      ["Bundle.entry[1].resource.identifier[0].value"],
+    ],
+    [
+      "an institutional request without its encounter",
+      changed(
+        (_bundle, claim) => {
+          claim.extension = [];
+        },
+        { kind: "institutional" },
+      ),
+      ["Bundle.entry[1].resource.extension"],
+    ],
+    [
+      "supporting info of an unknown category",
+      changed((_bundle, claim) => {
+        claim.supportingInfo[0].category.coding[0].code = "horoscope";
+      }),
+      ["Bundle.entry[1].resource.supportingInfo[0].category"],
+    ],
+    [
+      "a provider without its licence",
+      changed((bundle) => {
+        resourceOf(bundle, "Organization").identifier = [];
+      }),
+      ["Bundle.entry[4].resource.identifier"],
+    ],
+  ];
+
+  for (const [what, bundle, paths] of refusals)
+    it(`refuses ${what}, naming ${paths.join(", ")}`, () => {
+      assert.deepEqual(pathsOf(bundle), paths, JSON.stringify(problemsOf(bundle)));
+    });
+
+  it("names every problem of a message at once", () => {
+    const bundle = changed((_bundle, claim) => {
+      claim.item[0].servicedDate = "2026-13-01";
+      claim.item[1].productOrService.coding[0].system = `${CS}unknown`;
+      claim.created = "2026-03-10 08:00";
+    });
+    assert.deepEqual(pathsOf(bundle).sort(), [
+      "Bundle.entry[1].resource.created",
+      "Bundle.entry[1].resource.item[0].servicedDate",
+    ]);
+    // the schema's problems come first; once they are fixed, the mapping's are named
+    const next = changed((_bundle, claim) => {
+      claim.item[1].productOrService.coding = [{ system: `${CS}unknown`, code: "X" }];
+      claim.item[0].diagnosisSequence = [7];
+      claim.use = "predetermination";
+    });
+    assert.deepEqual(pathsOf(next).sort(), [
+      "Bundle.entry[1].resource.item[0].diagnosisSequence[0]",
+      "Bundle.entry[1].resource.item[1].productOrService",
+      "Bundle.entry[1].resource.use",
+    ]);
+  });
+
+  it("refuses an eligibility request whose coverage does not resolve", () => {
+    const bundle = eligibilityMessage();
+    resourceOf(bundle, "CoverageEligibilityRequest").insurance[0].coverage.reference = "Coverage/none";
+    const message = readMessage(bundle);
+    assert.equal(message.event, "eligibility-request");
+    assert.deepEqual(
+      message.resolve(
+        resourceOf(bundle, "CoverageEligibilityRequest").insurance[0].coverage,
+        "Bundle.entry[1].resource.insurance[0].coverage",
+        "Coverage",
+      ),
+      undefined,
+    );
+    assert.deepEqual(
+      message.problems.found.map((problem) => problem.path),
+      ["Bundle.entry[1].resource.insurance[0].coverage.reference"],
+    );
+  });
+});
