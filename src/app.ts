@@ -34,7 +34,6 @@ import { webhookRoutes } from "./modules/webhooks/routes.js";
 import type { Db } from "./platform/db/db.js";
 import { requireBearerToken } from "./platform/http/bearer-auth.js";
 import { registerErrorHandler } from "./platform/http/error-handler.js";
-import { AppError } from "./platform/http/errors.js";
 import { useErrorShape } from "./platform/http/plugin.js";
 import { createRateLimiter } from "./platform/http/rate-limit.js";
 import { requireTenantApiKey } from "./platform/http/tenant-auth.js";
@@ -44,8 +43,6 @@ import { prettyOnTerminal } from "./platform/logging.js";
 import { registerMetrics } from "./platform/metrics.js";
 
 export const API_PREFIX = "/:tenant/v4.0/health";
-/** the largest message NPHIES carries */
-const FHIR_MESSAGE_LIMIT = 10 * 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** a caller's X-Request-ID is kept when it is sane, so one id follows a request across systems */
@@ -183,17 +180,6 @@ export async function buildApp(config: Config, db: Db, jobs: JobQueue): Promise<
   // the NPHIES FHIR interface: {fhir_base} = /{tenant}/fhir, the tenant's access-key, errors as OperationOutcome
   await app.register(async (fhirApi) => {
     useErrorShape(fhirApi, "fhir");
-    // FHIR JSON only (application/json is taken too), up to NPHIES's 10 MB a message; anything else is 415
-    fhirApi.addContentTypeParser(
-      "application/fhir+json",
-      { parseAs: "string", bodyLimit: FHIR_MESSAGE_LIMIT },
-      app.getDefaultJsonParser("error", "error"),
-    );
-    fhirApi.addHook("onRequest", async (request) => {
-      const type = request.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
-      if (request.method === "POST" && type !== "application/fhir+json" && type !== "application/json")
-        throw new AppError("E_UNSUPPORTED_MEDIA_TYPE_415", "Send application/fhir+json");
-    });
     await fhirApi.register(fhirMetadataRoutes, { db, jobs, config });
     await fhirApi.register(
       async (messaging) => {

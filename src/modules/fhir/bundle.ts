@@ -135,8 +135,7 @@ export class Message {
       this.problems.add(`${path}.reference`, `${target} is a ${entry.resource.resourceType}, not a ${type}`);
       return undefined;
     }
-    const validator = VALIDATORS[type] as Validator;
-    if (!validator.Check(entry.resource)) return undefined; // its problems are already reported
+    // readMessage refused every message whose resources fail their schemas: this one passed its own
     return { index, path: `Bundle.entry[${index}].resource`, resource: entry.resource as Static<Schemas[K]> };
   }
 }

@@ -267,15 +267,9 @@ function patientFacts(patient: Entry<FhirPatient>) {
   };
 }
 
-/** canonical JSON (keys sorted) hashed: the same content sent twice hashes alike */
-export function contentHash(value: unknown): string {
-  const canonical = JSON.stringify(value, (_key, item) =>
-    item !== null && typeof item === "object" && !Array.isArray(item)
-      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : item,
-  );
-  return createHash("sha256").update(canonical).digest("hex");
-}
+/** the Claim as received, hashed: the same Claim resent carries the same elements in the same order */
+const claimHashOf = (claim: FhirClaim): string =>
+  createHash("sha256").update(JSON.stringify(claim)).digest("hex");
 
 /** where the message names what the create looks up, for its not-found answers */
 export interface ClaimPaths {
@@ -397,7 +391,7 @@ export function claimRequestOf(
     message_id: header.id,
     claim_id: c.id ?? null,
     claim_identifier: { system: identifier.system ?? null, value: identifier.value },
-    claim_hash: contentHash(c),
+    claim_hash: claimHashOf(c),
     provider_license: providerLicense ?? "",
     payer_license:
       header.destination?.[0]?.receiver?.identifier?.value ??

@@ -2,7 +2,8 @@ import type { Queryable } from "../../platform/db/db.js";
 
 export interface FhirMessageRow {
   content_hash: string;
-  response: { resourceType: string };
+  /** the response message's JSON text, as it was sent */
+  response: string;
 }
 
 /** the request messages processed and what each was answered (fhir_messages: this module's table) */
@@ -15,24 +16,17 @@ export const fhirMessageRepo = {
     return rows[0];
   },
 
-  /** the first answer to a message id stays: a concurrent resend that lost the race records nothing */
+  /** a message's answer; a second answer to the same message id is a unique violation (fhir_messages_pkey) */
   async record(
     db: Queryable,
     tenantId: number,
     message: { messageId: string; event: string; contentHash: string; transactionId: string | null },
-    response: object,
+    response: string,
   ): Promise<void> {
     await db.query(
       `INSERT INTO fhir_messages (tenant_id, message_id, event, content_hash, transaction_id, response)
-       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
-      [
-        tenantId,
-        message.messageId,
-        message.event,
-        message.contentHash,
-        message.transactionId,
-        JSON.stringify(response),
-      ],
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [tenantId, message.messageId, message.event, message.contentHash, message.transactionId, response],
     );
   },
 };

@@ -1,5 +1,7 @@
+import { createHash } from "node:crypto";
 import Type from "typebox";
 import { requestContextOf } from "../../platform/context.js";
+import { AppError } from "../../platform/http/errors.js";
 import type { ModuleRoutes } from "../../platform/http/plugin.js";
 import { capabilityStatementOf } from "./capability.js";
 import { processMessage } from "./service.js";
@@ -11,8 +13,38 @@ const Resource = (description: string) =>
 const OperationOutcome = Resource("an OperationOutcome: one issue per problem, its element by FHIRPath");
 const errors = Object.fromEntries([400, 401, 404, 409, 415].map((status) => [status, OperationOutcome]));
 
+/** the largest message NPHIES carries */
+const MESSAGE_LIMIT = 10 * 1024 * 1024;
+const JSON_TYPES = new Set([FHIR_JSON, "application/json"]);
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** sha-256 of a FHIR message's bytes as received: a resend carries the same */
+    messageHash: string;
+  }
+}
+
 /** the FHIR interface of a tenant, under /{tenant}/fhir with its access-key (README "NPHIES FHIR interface") */
 export const fhirRoutes: ModuleRoutes = async (app, { db, jobs }) => {
+  // FHIR JSON only (application/json is taken too), up to NPHIES's 10 MB a message; anything else is 415
+  app.addHook("onRequest", async (request) => {
+    const type = request.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
+    if (type === undefined || !JSON_TYPES.has(type))
+      throw new AppError("E_UNSUPPORTED_MEDIA_TYPE_415", `Send ${FHIR_JSON}`);
+  });
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.decorateRequest("messageHash", "");
+  app.removeContentTypeParser([...JSON_TYPES].filter((type) => app.hasContentTypeParser(type)));
+  app.addContentTypeParser(
+    [...JSON_TYPES],
+    { parseAs: "string", bodyLimit: MESSAGE_LIMIT },
+    (request, body, done) => {
+      const text = body.toString();
+      request.messageHash = createHash("sha256").update(text).digest("hex");
+      parseJson(request, text, done);
+    },
+  );
+
   app.post(
     "/$process-message",
     {
@@ -22,12 +54,21 @@ export const fhirRoutes: ModuleRoutes = async (app, { db, jobs }) => {
           "Process a NPHIES request message (priorauth-request, claim-request, eligibility-request): answered with its response message",
         // checked by the message reader, which names each problem by FHIRPath (a 400 OperationOutcome)
         body: Type.Unknown({ description: "a FHIR R4 message Bundle as NPHIES sends it to a payer" }),
-        response: { 200: Resource("the response message Bundle"), ...errors },
+        // sent as the JSON text it was stored as: a resend gets the same bytes
+        response: { 200: Type.Unsafe<string>(Resource("the response message Bundle")), ...errors },
       },
     },
     async (request, reply) => {
-      const response = await processMessage(requestContextOf(request, { db, jobs }), request.body);
-      return reply.type(FHIR_JSON).send(response);
+      // the message's JSON text, sent as it is stored for resends
+      const response = await processMessage(
+        requestContextOf(request, { db, jobs }),
+        request.body,
+        request.messageHash,
+      );
+      return reply
+        .type(FHIR_JSON)
+        .serializer((text) => text as string)
+        .send(response);
     },
   );
 };

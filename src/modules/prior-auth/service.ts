@@ -126,6 +126,8 @@ export async function adjudicateNewRequest(
   ctx: RequestContext,
   input: CreateInput,
   fhir: FhirOrigin | null,
+  /** what the caller writes with the request, in its transaction and round trip (the FHIR answer) */
+  alongside?: (tx: Queryable, stored: { pa: PriorAuthRow; items: ItemRow[] }) => Promise<unknown>,
 ): Promise<{ pa: PriorAuthRow; items: ItemRow[] }> {
   checkRequest(input);
   const found = await findReferences(ctx, input);
@@ -194,6 +196,7 @@ export async function adjudicateNewRequest(
           details,
         }),
         emitPriorAuthEvents(tx, ctx.jobs, ctx, id, ["PRE_AUTH_RESULT"], "ENGINE", {}, { pa, items }),
+        alongside?.(tx, { pa, items }),
       ]);
       return { pa, items };
     });

@@ -70,6 +70,8 @@ export const ERROR_REGISTRY = {
   BATCH_RESULTS_NOT_READY: { status: 409, message: "The batch has no results yet" },
   BATCH_TOO_LARGE: { status: 413, message: "The batch is too large" },
   SUBSCRIPTION_NOT_FOUND: { status: 404, message: "Subscription not found" },
+  // NPHIES FHIR interface
+  E_FHIR_DUPLICATE_409: { status: 409, message: "Already processed with other content" },
   // operator API
   E_TENANT_EXISTS_409: { status: 409, message: "Tenant already exists" },
 } as const satisfies Record<string, { status: number; message: string }>;
