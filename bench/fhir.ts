@@ -4,12 +4,11 @@
  * same five items to both, alternating JSON create and FHIR $process-message so the machine's drift hits
  * both alike: the p50 and mean of each, and their difference.
  */
-import { setUpStandard } from "./prior-auth.js";
+import { benchDayOf, MEMBERS, requestBodyOf, setUpStandard } from "./prior-auth.js";
 
 const SD = "http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/";
 const CS = "http://nphies.sa/terminology/CodeSystem/";
 const BASE = "http://bench.example.sa/fhir";
-const MEMBERS = 2_000;
 
 /** five items: two with contract prices, three without (rejected: no contract price) */
 const ITEMS = [
@@ -20,29 +19,11 @@ const ITEMS = [
   { own: "PROC-1", code: "30571-00-00", system: "procedures", price: 900, type: "AMBULATORY" },
 ];
 
-const dayOf = (sequence: number) =>
-  new Date(Date.UTC(2026, 0, 1) + ((sequence * 7) % 360) * 86_400_000).toISOString().slice(0, 10);
-
-function jsonBody(sequence: number): string {
-  const member = sequence % MEMBERS;
-  const day = `${dayOf(sequence)}T00:00:00.000Z`;
-  return JSON.stringify({
-    authorization_number: `FJ-${process.pid}-${sequence}`,
-    transaction_id: `FJ-${process.pid}-${sequence}`,
-    transaction_type: "PREAUTH",
-    policy_no: "POL1",
-    ph_erp_id: "PH1",
-    medical_provider_cchi_no: "CCHI-1",
-    member_id: `M${member}`,
-    member_dob: "1985-06-15T00:00:00.000Z",
-    member_gender: member % 2 ? "MALE" : "FEMALE",
-    marital_status: "MARRIED",
-    treatment_date: day,
-    request_date: day,
-    claim_type: "PROFESSIONAL",
-    claim_sub_type: "OUT_PATIENT",
-    diagnoses: [{ type: "primary", code: "J06.9" }],
-    items: ITEMS.map((item, index) => ({
+const jsonBody = (sequence: number): string =>
+  requestBodyOf(
+    sequence,
+    "FJ",
+    ITEMS.map((item, index) => ({
       service_code: item.own,
       service_description: item.own,
       nphies_code: item.code,
@@ -52,14 +33,13 @@ function jsonBody(sequence: number): string {
       claimed_amount: item.price,
       erp_item_id: String(index + 1),
     })),
-  });
-}
+  );
 
 const coding = (system: string, code: string) => ({ coding: [{ system, code }] });
 
 function fhirBody(sequence: number): string {
   const member = sequence % MEMBERS;
-  const day = dayOf(sequence);
+  const day = benchDayOf(sequence);
   const ref = (type: string, id: string) => ({ reference: `${BASE}/${type}/${id}` });
   const claim = {
     resourceType: "Claim",

@@ -11,7 +11,7 @@
 import autocannon from "autocannon";
 import { type Figure, figure } from "./figures.js";
 
-const MEMBERS = 2_000;
+export const MEMBERS = 2_000;
 
 async function createTenant(port: number, adminToken: string, name: string, mode: string) {
   const res = await fetch(`http://127.0.0.1:${port}/admin/v1/tenants`, {
@@ -116,13 +116,17 @@ export async function setUpStandard(base: string, headers: Record<string, string
   });
 }
 
-function requestBody(sequence: number) {
+/** a day of 2026 for the n-th request: spread over the year, so that a member's requests are rarely duplicates */
+export const benchDayOf = (sequence: number): string =>
+  new Date(Date.UTC(2026, 0, 1) + ((sequence * 7) % 360) * 86_400_000).toISOString().slice(0, 10);
+
+/** the n-th create body for member M<n mod 2,000> of the standard tenant (the lightweight one creates it) */
+export function requestBodyOf(sequence: number, prefix: string, items: readonly object[]): string {
   const member = sequence % MEMBERS;
-  // spread over the year, so that a member's requests are rarely duplicates of each other
-  const day = new Date(Date.UTC(2026, 0, 1) + ((sequence * 7) % 360) * 86_400_000).toISOString();
+  const day = `${benchDayOf(sequence)}T00:00:00.000Z`;
   return JSON.stringify({
-    authorization_number: `AUTH-${sequence}`,
-    transaction_id: `BENCH-${process.pid}-${sequence}`,
+    authorization_number: `${prefix}-${process.pid}-${sequence}`,
+    transaction_id: `${prefix}-${process.pid}-${sequence}`,
     transaction_type: "PREAUTH",
     policy_no: "POL1",
     ph_erp_id: "PH1",
@@ -136,33 +140,37 @@ function requestBody(sequence: number) {
     claim_type: "PROFESSIONAL",
     claim_sub_type: "OUT_PATIENT",
     diagnoses: [{ type: "primary", code: "J06.9" }],
-    items: [
-      {
-        service_code: "CONS-1",
-        service_description: "GP consultation",
-        nphies_code: "99213",
-        nphies_type: "CONSULTATION",
-        service_type: "CONSULTATION",
-        claimed_quantity: 1,
-        claimed_amount: 250,
-        erp_item_id: "I1",
-        benefit_code: 1,
-        sub_benefit_code: 11,
-      },
-      {
-        service_code: "LAB-1",
-        service_description: "Comprehensive metabolic panel",
-        nphies_code: "80053",
-        nphies_type: "AMBULATORY",
-        service_type: "AMBULATORY",
-        claimed_quantity: 1,
-        claimed_amount: 100,
-        erp_item_id: "I2",
-        benefit_code: 2,
-      },
-    ],
+    items,
   });
 }
+
+const ITEMS = [
+  {
+    service_code: "CONS-1",
+    service_description: "GP consultation",
+    nphies_code: "99213",
+    nphies_type: "CONSULTATION",
+    service_type: "CONSULTATION",
+    claimed_quantity: 1,
+    claimed_amount: 250,
+    erp_item_id: "I1",
+    benefit_code: 1,
+    sub_benefit_code: 11,
+  },
+  {
+    service_code: "LAB-1",
+    service_description: "Comprehensive metabolic panel",
+    nphies_code: "80053",
+    nphies_type: "AMBULATORY",
+    service_type: "AMBULATORY",
+    claimed_quantity: 1,
+    claimed_amount: 100,
+    erp_item_id: "I2",
+    benefit_code: 2,
+  },
+];
+
+const requestBody = (sequence: number) => requestBodyOf(sequence, "BENCH", ITEMS);
 
 /** one sequence across every run, so that no transaction_id repeats */
 let sequence = 0;

@@ -290,7 +290,7 @@ export const patientLinkRepo = {
          AND pa.status NOT IN (${NOT_UTILIZED_STATUSES.map((status) => `'${status}'`).join(", ")})
          AND pa.id <> $4
          -- a prior authorization that a claim is billed under counts no more: the claim counts instead
-         AND NOT (pa.transaction_type = 'PREAUTH' AND (pa.authorization_number = COALESCE($5, '') OR EXISTS (
+         AND NOT (pa.transaction_type = 'PREAUTH' AND (($5::text IS NOT NULL AND pa.authorization_number = $5) OR EXISTS (
            SELECT 1 FROM prior_authorizations c
            WHERE c.tenant_id = pa.tenant_id AND c.member_pk = pa.member_pk AND c.transaction_type = 'CLAIM'
              AND c.authorization_number = pa.authorization_number AND c.id <> $4

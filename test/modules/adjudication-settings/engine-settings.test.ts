@@ -47,7 +47,10 @@ describe("announcements between nodes (LISTEN/NOTIFY)", () => {
 
   it("announces a change of a tenant's engine settings and of its diagnosis edits", async () => {
     const got: string[] = [];
-    const stop = await listener.listen(ENGINE_SETTINGS_CHANNEL, (payload) => got.push(payload));
+    // other test processes share a PostgreSQL database and its channel: only this tenant's notices count
+    const stop = await listener.listen(ENGINE_SETTINGS_CHANNEL, (payload) => {
+      if (payload === String(ctx.tenant.id)) got.push(payload);
+    });
     try {
       const patched = await ctx.tenant.call("PATCH", "/settings/prior-auth", {
         auto_approval_threshold: 0.9,

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
+import { listEvents } from "../../../src/platform/events/outbox.js";
 import { startTestApp, type TenantClient, type TestContext } from "../../helpers.js";
 import { startReceiver } from "../../platform/events/webhook-receiver.js";
 import { createRequest, expectStatus, labTest } from "../prior-auth/fixtures.js";
@@ -358,6 +359,9 @@ describe("NPHIES FHIR: prior authorizations and claims", () => {
       statement.messaging[0].supportedMessage.map((message: Json) => message.definition.split("/").at(-1)),
       ["priorauth-request", "claim-request", "eligibility-request"],
     );
+    const openapi = (await ctx.app.inject({ method: "GET", url: "/openapi.json" })).json();
+    assert.ok(openapi.paths["/{tenant}/fhir/$process-message"]?.post, "documented in OpenAPI");
+    assert.ok(openapi.paths["/{tenant}/fhir/metadata"]?.get);
   });
 
   it("adjudicates in lightweight mode, creating the member from the Patient", async () => {
@@ -528,6 +532,36 @@ describe("NPHIES FHIR: a pended request's final response", () => {
         200,
       );
       assert.equal(deliveries.data[0].event_type, "NPHIES_RESPONSE");
+
+      // one object: the JSON API's workflow applies, and every change after the first answer is answered
+      const events = await listEvents(ctx.db, tenant.id, "PRE_AUTH_RESULT");
+      assert.deepEqual(
+        events
+          .filter((event) => event.data.transaction_id === transactionId)
+          .map((event) => event.data.source),
+        ["ENGINE", "REVIEWER"],
+      );
+      await expectStatus(
+        tenant.call("PATCH", `/approval-request/reopen/${transactionId}`, {
+          nphies_reopen_reason: "CORRECTION",
+          nphies_reopen_at: "2026-03-11T08:00:00.000Z",
+          username: "rev1",
+        }),
+        200,
+      );
+      const [, reopened] = await receiver.waitFor(2);
+      const again = checkEnvelope(
+        request,
+        JSON.parse(reopened?.body ?? "{}"),
+        "priorauth-response",
+        "ClaimResponse",
+      );
+      assert.equal(again.outcome, "queued", "run again by the engine, the outlier is held again");
+      await expectStatus(tenant.call("PATCH", `/approval-request/cancel/${transactionId}`), 200);
+      assert.equal(
+        (await expectStatus(tenant.call("GET", `/approval-request/get-one/${transactionId}`), 200)).status,
+        "CANCELLED",
+      );
     } finally {
       await receiver.close();
     }
