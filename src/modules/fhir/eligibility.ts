@@ -10,9 +10,7 @@ import { loadCoverage } from "../prior-auth/context.js";
 import { concept, responseMessageOf } from "../prior-auth/fhir/message.js";
 import type { Entry, Message } from "./bundle.js";
 import type { FhirCoverage, FhirEligibilityRequest } from "./schemas.js";
-
-const classValue = (coverage: FhirCoverage, type: string) =>
-  coverage.class.find((entry) => entry.type.coding.some((coding) => coding.code === type))?.value;
+import { coverageClass } from "./values.js";
 
 /** what the request asks about, resolved in the bundle; refuses (400) what does not resolve */
 function readEligibilityRequest(message: Message) {
@@ -36,8 +34,8 @@ function readEligibilityRequest(message: Message) {
     problems.add(`${provider.path}.identifier`, `must hold the provider's licence (${PROVIDER_LICENSE})`);
   coverages.forEach((coverage) => {
     if (coverage === undefined) return;
-    for (const type of ["plan", "group"])
-      if (classValue(coverage.resource, type) === undefined)
+    for (const type of ["plan", "group"] as const)
+      if (coverageClass(coverage.resource, type) === undefined)
         problems.add(`${coverage.path}.class`, `must hold a class of type ${type}`);
     if (coverage.resource.identifier[0]?.value === undefined)
       problems.add(`${coverage.path}.identifier[0].value`, "is required: the member's id with the payer");
@@ -70,8 +68,8 @@ async function answerCoverage(
     policyRepo.findWithHolder(
       ctx.db,
       ctx.tenantId,
-      classValue(coverage.resource, "group") ?? "",
-      classValue(coverage.resource, "plan") ?? "",
+      coverageClass(coverage.resource, "group") ?? "",
+      coverageClass(coverage.resource, "plan") ?? "",
     ),
   ]);
   if (ctx.mode === "lightweight")

@@ -1,0 +1,19 @@
+/** Reading FHIR values the way every NPHIES message reader here does. */
+
+export type Coded =
+  | { coding?: { system?: string; code?: string; display?: string }[]; text?: string }
+  | undefined;
+
+/** the code of a concept's coding in `system`, if any */
+export const codeIn = (concept: Coded, system: string) =>
+  concept?.coding?.find((coding) => coding.system === system);
+
+/** a FHIR date or dateTime as the JSON API's instant (UTC, milliseconds) */
+export const instantOf = (value: string): string =>
+  new Date(value.length === 10 ? `${value}T00:00:00Z` : value).toISOString();
+
+/** the value of a Coverage's class of `type` (plan: the policy number; group: the policy holder) */
+export const coverageClass = (
+  coverage: { class: { type: { coding: { code?: string }[] }; value: string }[] },
+  type: "plan" | "group",
+) => coverage.class.find((entry) => entry.type.coding.some((coding) => coding.code === type))?.value;
