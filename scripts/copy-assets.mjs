@@ -2,5 +2,7 @@
 import { chmodSync, cpSync } from "node:fs";
 
 cpSync("src/platform/db/migrations", "dist/platform/db/migrations", { recursive: true });
+// the reviewer console's style sheet and script, served from the package
+cpSync("src/modules/console/assets", "dist/modules/console/assets", { recursive: true });
 // `npx mizan` runs the bin directly
 chmodSync("dist/cli.js", 0o755);

@@ -11,6 +11,7 @@ import { adjudicationSettingsRoutes } from "./modules/adjudication-settings/rout
 import { adminRoutes } from "./modules/admin/routes.js";
 import { claimsBatchRoutes } from "./modules/claims-batch/routes.js";
 import { codeSetRoutes } from "./modules/code-sets/routes.js";
+import { consoleRoutes } from "./modules/console/routes.js";
 import { fhirMetadataRoutes, fhirRoutes } from "./modules/fhir/routes.js";
 import { fwaLearningRoutes } from "./modules/fwa-learning/routes.js";
 import { healthDeclarationRoutes } from "./modules/health-declarations/routes.js";
@@ -189,6 +190,9 @@ export async function buildApp(config: Config, db: Db, jobs: JobQueue): Promise<
       { prefix: "/:tenant/fhir" },
     );
   });
+
+  // the reviewer console: /{tenant}/console, its own sign-in (docs: README "Reviewer console")
+  await app.register(consoleRoutes, { db, jobs, config, prefix: "/:tenant/console" });
 
   // the batch claims service: {auth_url}/v1/auth/token and {claims_base_url} = /v1 (docs/operator-contract.md section 3)
   const tokens = await createTokenService(db, config.publicUrl);

@@ -1,6 +1,7 @@
 import type { Config } from "./config.js";
 import { batchAnalysisJob } from "./modules/claims-batch/job.js";
 import { batchResultsRetentionJob } from "./modules/claims-batch/retention.js";
+import { consoleSessionRetentionJob } from "./modules/console/sessions.js";
 import { fhirMessageRetentionJob } from "./modules/fhir/retention.js";
 import { modelTrainingJob, providerFeaturesRetentionJob } from "./modules/fwa-learning/job.js";
 import { bulkImportJob } from "./modules/policy-bulk/job.js";
@@ -23,5 +24,6 @@ export function jobDefinitions(
     modelTrainingJob,
     providerFeaturesRetentionJob,
     fhirMessageRetentionJob,
+    consoleSessionRetentionJob,
   ];
 }

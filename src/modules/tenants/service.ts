@@ -71,6 +71,11 @@ export async function createTenant(
   });
 }
 
+/** a tenant by its name (the console finds its tenant so, before anyone signs in) */
+export function findTenant(db: Db, name: string): Promise<Tenant | undefined> {
+  return tenantRepo.findByName(db, name);
+}
+
 export function listTenants(db: Db): Promise<Tenant[]> {
   return tenantRepo.list(db);
 }

@@ -1,6 +1,14 @@
 import type { ModuleRoutes } from "../../platform/http/plugin.js";
 import { errorResponses } from "../../platform/http/schemas.js";
-import { UserCreateBody, UserCreated, UserFindAllQuery, UserPage } from "./schemas.js";
+import {
+  Message,
+  UserCreateBody,
+  UserCreated,
+  UserFindAllQuery,
+  UserPage,
+  UserParams,
+  UserUpdateBody,
+} from "./schemas.js";
 import * as users from "./service.js";
 
 const tags = ["User"];
@@ -21,6 +29,23 @@ export const userRoutes: ModuleRoutes = async (app, { db }) => {
       return reply
         .status(201)
         .send({ id: user.id, username: user.username, code: 201, message: "User created successfully" });
+    },
+  );
+
+  app.patch(
+    "/user/:username",
+    {
+      schema: {
+        tags,
+        summary: "Change a reviewer user: password, name, e-mail, active (beyond the spec)",
+        params: UserParams,
+        body: UserUpdateBody,
+        response: { 200: Message, ...errorResponses([400, 401, 404]) },
+      },
+    },
+    async (request) => {
+      await users.updateUser(db, request.actor, request.params.username, request.body);
+      return { code: 200, message: "User updated successfully" };
     },
   );
 

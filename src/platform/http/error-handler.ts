@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { pgErrorOf } from "../db/db.js";
 import { AppError, type ErrorCode, type ErrorShape } from "./errors.js";
+import { html } from "./html.js";
 import { describeValidationErrors } from "./validation.js";
 
 /** Fastify's own 4xx errors, by their code, mapped to ours; a plain 400 is a bad request in the route's shape */
@@ -18,6 +19,7 @@ const VALIDATION_CODE: Record<ErrorShape, ErrorCode> = {
   oauth: "OAUTH_INVALID_REQUEST",
   batch: "VALIDATION_ERROR",
   fhir: "E_BAD_REQUEST_400",
+  console: "E_BAD_REQUEST_400",
 };
 
 /** the `error` of RFC 6749 (token endpoint) and RFC 6750 (bearer) bodies, as the spec names them */
@@ -103,6 +105,12 @@ export function toAppError(error: FastifyError | AppError, shape: ErrorShape): A
   return new AppError("E_BAD_REQUEST_400", error.message, [error.message]);
 }
 
+/** a page's failure, for the people who use the console */
+const errorPage = (error: AppError) =>
+  html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${error.status} · Mizan</title></head>
+<body><h1>${error.status === 500 ? "Something went wrong" : error.message}</h1><p><a href="./">Back</a></p></body></html>`
+    .text;
+
 /** Renders an AppError in the spec's body shape for the route. */
 export function renderError(error: AppError, shape: ErrorShape): Record<string, unknown> {
   const oauth = OAUTH_ERRORS[error.code];
@@ -137,6 +145,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const shape = shapeOf(request);
     if (shape === "fhir") reply.type("application/fhir+json");
     const appError = toAppError(error, shape);
+    if (shape === "console") {
+      if (appError === undefined) request.log.error({ err: error }, "unexpected failure");
+      const shown = appError ?? new AppError("E_INTERNAL_500");
+      return reply.status(shown.status).type("text/html; charset=utf-8").send(errorPage(shown));
+    }
     if (pgErrorOf(error) !== undefined && appError?.code === "E_BAD_REQUEST_400")
       request.log.warn({ err: error }, "input that validation let through was refused by the database");
     if (appError === undefined) {

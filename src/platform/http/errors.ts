@@ -116,7 +116,7 @@ export function refusal(
  * with the member codes (VALIDATION_ERROR, UNAUTHORIZED); `policyHolder` is `{code, message}`; `oauth`
  * is `{error, error_description}`; `batch` is `{error: {code, message, details}, timestamp}`.
  */
-export type ErrorShape = "standard" | "member" | "policyHolder" | "oauth" | "batch" | "fhir";
+export type ErrorShape = "standard" | "member" | "policyHolder" | "oauth" | "batch" | "fhir" | "console";
 
 declare module "fastify" {
   interface FastifyContextConfig {

@@ -1,0 +1,245 @@
+import { readFileSync } from "node:fs";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import Type from "typebox";
+import { AppError } from "../../platform/http/errors.js";
+import type { ModuleRoutes } from "../../platform/http/plugin.js";
+import { useErrorShape } from "../../platform/http/plugin.js";
+import { getConsumption } from "../policy-templates/consumption.js";
+import { createCommunication } from "../prior-auth/communications/service.js";
+import { listReviewQueue, type QueueFilter } from "../prior-auth/queue.js";
+import { getPriorAuth } from "../prior-auth/view.js";
+import { cancelPriorAuth, reopenPriorAuth, updatePriorAuth } from "../prior-auth/workflow.js";
+import { findTenant } from "../tenants/service.js";
+import { signIn } from "../users/service.js";
+import { reviewerOf, writerOf } from "./access.js";
+import { consoleBatchRoutes } from "./batch-routes.js";
+import { decisionOf, type Form } from "./forms.js";
+import { consoleBase } from "./layout.js";
+import { queuePage } from "./pages/queue.js";
+import { requestPage } from "./pages/request.js";
+import { signInPage } from "./pages/sign-in.js";
+import { endSession, SESSION_COOKIE, SESSION_HOURS, startSession } from "./sessions.js";
+
+/** the console's own files, read once: the only script and style sheet its pages may load */
+const ASSETS: Record<string, { type: string; body: string }> = {
+  "console.css": { type: "text/css; charset=utf-8", body: "" },
+  "console.js": { type: "text/javascript; charset=utf-8", body: "" },
+};
+for (const [name, asset] of Object.entries(ASSETS))
+  asset.body = readFileSync(new URL(`./assets/${name}`, import.meta.url), "utf8");
+
+/** no inline script or style, nothing from elsewhere, never framed */
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; " +
+  "base-uri 'none'; frame-ancestors 'none'";
+
+const TenantParams = Type.Object({ tenant: Type.String({ pattern: "^[a-z0-9-]{1,63}$" }) });
+const RequestParams = Type.Object({
+  tenant: Type.String({ pattern: "^[a-z0-9-]{1,63}$" }),
+  transaction_id: Type.String({ minLength: 1, maxLength: 255 }),
+});
+const FormBody = Type.Record(Type.String(), Type.String());
+const QueueQuery = Type.Object({
+  status: Type.Optional(Type.Union([Type.Literal(""), Type.Literal("PENDING"), Type.Literal("REFERRED")])),
+  provider: Type.Optional(Type.String({ maxLength: 255 })),
+  member: Type.Optional(Type.String({ maxLength: 255 })),
+  from: Type.Optional(Type.Union([Type.Literal(""), Type.String({ format: "mizan-date" })])),
+  to: Type.Optional(Type.Union([Type.Literal(""), Type.String({ format: "mizan-date" })])),
+  min_score: Type.Optional(Type.Union([Type.Literal(""), Type.Number({ minimum: 0, maximum: 1 })])),
+  done: Type.Optional(Type.String({ maxLength: 200 })),
+});
+const hidden = { hide: true };
+
+/**
+ * The reviewer console (README "Reviewer console"): server-rendered pages under /{tenant}/console, a
+ * session cookie after sign-in, every write a form carrying the session's CSRF token, and every action
+ * through the same services as the API, with the signed-in user as the reviewer.
+ */
+export const consoleRoutes: ModuleRoutes = async (app, { db, jobs, config }) => {
+  useErrorShape(app, "console");
+  app.addContentTypeParser(
+    "application/x-www-form-urlencoded",
+    { parseAs: "string", bodyLimit: 256 * 1024 },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body.toString()))),
+  );
+  app.addHook("onSend", async (_request, reply) => {
+    reply.header("content-security-policy", CSP);
+    reply.header("x-content-type-options", "nosniff");
+    reply.header("x-frame-options", "DENY");
+    reply.header("referrer-policy", "same-origin");
+    if (!reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
+  });
+
+  const cookie = (tenant: string, value: string, maxAge: number) =>
+    `${SESSION_COOKIE}=${value}; Path=${consoleBase(tenant)}; HttpOnly; SameSite=Strict; Max-Age=${maxAge}` +
+    (config.tls ? "; Secure" : "");
+
+  const who = (request: FastifyRequest<{ Params: { tenant: string } }>) => reviewerOf(db, request);
+  const writer = (request: FastifyRequest<{ Params: { tenant: string }; Body: Form }>) =>
+    writerOf(db, request);
+
+  const html = (reply: FastifyReply, status: number, body: string) =>
+    reply.status(status).type("text/html; charset=utf-8").send(body);
+
+  app.get(
+    "/assets/:file",
+    { schema: { ...hidden, params: Type.Object({ tenant: Type.String(), file: Type.String() }) } },
+    async (request, reply) => {
+      const asset = ASSETS[request.params.file];
+      if (asset === undefined) throw new AppError("E_ROUTE_NOT_FOUND_404", "No such file");
+      return reply.type(asset.type).header("cache-control", "public, max-age=3600").send(asset.body);
+    },
+  );
+
+  app.get(
+    "/",
+    { schema: { ...hidden, params: TenantParams, querystring: QueueQuery } },
+    async (request, reply) => {
+      const { tenant, context } = await who(request);
+      if (context.reviewer === undefined) return html(reply, 200, signInPage(tenant.name, false));
+      const query = request.query;
+      const filter: QueueFilter = {
+        status: query.status || undefined,
+        provider: query.provider,
+        member: query.member,
+        from: query.from,
+        to: query.to,
+        minScore: query.min_score === "" || query.min_score === undefined ? undefined : query.min_score,
+        limit: 200,
+      };
+      return html(reply, 200, queuePage(context, filter, await listReviewQueue(db, tenant.id, filter)));
+    },
+  );
+
+  app.post(
+    "/sign-in",
+    { schema: { ...hidden, params: TenantParams, body: FormBody } },
+    async (request, reply) => {
+      const tenant = await findTenant(db, request.params.tenant);
+      if (tenant === undefined) throw new AppError("E_ROUTE_NOT_FOUND_404", "No such console");
+      const now = new Date();
+      const user = await signIn(
+        db,
+        tenant.id,
+        { username: request.body.username ?? "", password: request.body.password ?? "" },
+        now,
+      );
+      if (user === undefined) return html(reply, 401, signInPage(tenant.name, true));
+      const token = await startSession(db, tenant.id, user.id, now);
+      reply.header("set-cookie", cookie(tenant.name, token, SESSION_HOURS * 3600));
+      return reply.redirect(`${consoleBase(tenant.name)}/`, 303);
+    },
+  );
+
+  app.post(
+    "/sign-out",
+    { schema: { ...hidden, params: TenantParams, body: FormBody } },
+    async (request, reply) => {
+      const { tenant, token } = await writer(request);
+      if (token !== undefined) await endSession(db, token);
+      reply.header("set-cookie", cookie(tenant.name, "", 0));
+      return reply.redirect(`${consoleBase(tenant.name)}/`, 303);
+    },
+  );
+
+  /** the request's page, with what the reviewer just did or why it was refused */
+  async function showRequest(
+    reply: FastifyReply,
+    found: Awaited<ReturnType<typeof who>>,
+    transactionId: string,
+    notice?: { text: string; error: boolean; status: number },
+  ) {
+    if (found.context.reviewer === undefined) return html(reply, 200, signInPage(found.tenant.name, false));
+    const request = await getPriorAuth(db, found.tenant.id, transactionId);
+    const consumption =
+      request.mode === "standard"
+        ? await getConsumption(db, found.tenant.id, {
+            ph_erp_id: request.ph_erp_id,
+            policy_no: request.policy_no,
+            member_id: request.member_id,
+          }).catch(() => undefined)
+        : undefined;
+    return html(reply, notice?.status ?? 200, requestPage(found.context, request, consumption, notice));
+  }
+
+  app.get(
+    "/requests/:transaction_id",
+    { schema: { ...hidden, params: RequestParams, querystring: QueueQuery } },
+    async (request, reply) => {
+      const done = request.query.done;
+      return showRequest(
+        reply,
+        await who(request),
+        request.params.transaction_id,
+        done ? { text: done, error: false, status: 200 } : undefined,
+      );
+    },
+  );
+
+  /** a write from a request's page: done, then back to the page (303), or the page again with why not */
+  function action(
+    path: string,
+    run: (found: Awaited<ReturnType<typeof writer>>, transactionId: string, form: Form) => Promise<string>,
+  ) {
+    app.post(
+      `/requests/:transaction_id/${path}`,
+      { schema: { ...hidden, params: RequestParams, body: FormBody } },
+      async (request, reply) => {
+        const found = await writer(request);
+        const transactionId = request.params.transaction_id;
+        try {
+          const done = await run(found, transactionId, request.body);
+          const page = `${consoleBase(found.tenant.name)}/requests/${encodeURIComponent(transactionId)}`;
+          return reply.redirect(`${page}?done=${encodeURIComponent(done)}`, 303);
+        } catch (error) {
+          if (!(error instanceof AppError) || error.code === "E_EPA_09") throw error;
+          const text = error.details.length > 1 ? error.details.join("; ") : error.message;
+          return showRequest(reply, found, transactionId, { text, error: true, status: error.status });
+        }
+      },
+    );
+  }
+
+  action("decision", async ({ actor, session }, transactionId, form) => {
+    const input = decisionOf(form, session.username);
+    await updatePriorAuth(db, jobs, actor, transactionId, input);
+    return `Decision recorded: ${input.status}`;
+  });
+  action("refer", async ({ actor, session }, transactionId, form) => {
+    const days = Number(form.valid_days);
+    await updatePriorAuth(db, jobs, actor, transactionId, {
+      status: "REFERRED",
+      erp_reviewer_id: session.username,
+      ...(form.referral_cchi_code?.trim() ? { referral_cchi_code: form.referral_cchi_code.trim() } : {}),
+      ...(Number.isInteger(days) && days >= 1 && days <= 365 ? { referral_valid_days: days } : {}),
+      ...(form.remarks?.trim() ? { refferal_remarks: form.remarks.trim().slice(0, 1000) } : {}),
+    });
+    return "Referred";
+  });
+  action("communication", async ({ actor, session }, transactionId, form) => {
+    await createCommunication(db, jobs, actor, {
+      transaction_id: transactionId,
+      user_name: session.username,
+      ...(form.title?.trim() ? { title: form.title.trim().slice(0, 255) } : {}),
+      content: (form.content ?? "").slice(0, 10_000),
+      date: new Date().toISOString(),
+    });
+    return "Communication added; the engine decided again";
+  });
+  action("reopen", async ({ actor, session }, transactionId, form) => {
+    const reasons = ["CORRECTION", "ADJUDICATION", "MISCALCULATION", "BENEFIT", "AUDIT", "OTHER"] as const;
+    const reason = reasons.find((known) => known === form.reason) ?? "OTHER";
+    await reopenPriorAuth(db, jobs, actor, transactionId, {
+      nphies_reopen_reason: reason,
+      nphies_reopen_at: new Date().toISOString(),
+      username: session.username,
+    });
+    return "Reopened; the engine decided again";
+  });
+  await consoleBatchRoutes(app, { db, jobs, config });
+
+  action("cancel", async ({ actor }, transactionId) => {
+    await cancelPriorAuth(db, jobs, actor, transactionId);
+    return "Cancelled";
+  });
+};

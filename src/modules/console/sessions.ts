@@ -1,0 +1,46 @@
+import { randomBytes } from "node:crypto";
+import { hashSecret } from "../../platform/auth/credentials.js";
+import type { Db } from "../../platform/db/db.js";
+import { purgeJob } from "../../platform/jobs/housekeeping.js";
+import { type ConsoleSession, sessionRepo } from "./session-repo.js";
+
+/** how long a console session lasts from sign-in */
+export const SESSION_HOURS = 12;
+export const SESSION_COOKIE = "mizan_console";
+
+/** a new session for a signed-in user: the cookie's token (kept only hashed) and its CSRF token */
+export async function startSession(db: Db, tenantId: number, userId: number, now: Date) {
+  const token = randomBytes(32).toString("base64url");
+  const csrfToken = randomBytes(24).toString("base64url");
+  await sessionRepo.insert(db, {
+    tokenHash: hashSecret(token),
+    tenantId,
+    userId,
+    csrfToken,
+    expiresAt: new Date(now.getTime() + SESSION_HOURS * 3600_000),
+  });
+  return token;
+}
+
+export function findSession(
+  db: Db,
+  tenantId: number,
+  token: string,
+  now: Date,
+): Promise<ConsoleSession | undefined> {
+  return sessionRepo.find(db, tenantId, hashSecret(token), now);
+}
+
+export function endSession(db: Db, token: string): Promise<void> {
+  return sessionRepo.delete(db, hashSecret(token));
+}
+
+/** every hour: sessions past their end are forgotten */
+export const consoleSessionRetentionJob = purgeJob(
+  "console-session-retention",
+  "37 * * * *",
+  async (context) => {
+    const purged = await sessionRepo.deleteExpired(context.db, new Date());
+    if (purged > 0) context.log.info({ purged }, "forgot expired console sessions");
+  },
+);
