@@ -4,6 +4,7 @@ import Type from "typebox";
 import { AppError } from "../../platform/http/errors.js";
 import type { ModuleRoutes } from "../../platform/http/plugin.js";
 import { useErrorShape } from "../../platform/http/plugin.js";
+import { getMember } from "../members/service.js";
 import { getConsumption } from "../policy-templates/consumption.js";
 import { createCommunication } from "../prior-auth/communications/service.js";
 import { listReviewQueue, type QueueFilter } from "../prior-auth/queue.js";
@@ -151,15 +152,18 @@ export const consoleRoutes: ModuleRoutes = async (app, { db, jobs, config }) => 
   ) {
     if (found.context.reviewer === undefined) return html(reply, 200, signInPage(found.tenant.name, false));
     const request = await getPriorAuth(db, found.tenant.id, transactionId);
-    const consumption =
+    const [member, consumption] = await Promise.all([
+      getMember(db, found.tenant.id, request.member_id).catch(() => undefined),
       request.mode === "standard"
-        ? await getConsumption(db, found.tenant.id, {
+        ? getConsumption(db, found.tenant.id, {
             ph_erp_id: request.ph_erp_id,
             policy_no: request.policy_no,
             member_id: request.member_id,
           }).catch(() => undefined)
-        : undefined;
-    return html(reply, notice?.status ?? 200, requestPage(found.context, request, consumption, notice));
+        : undefined,
+    ]);
+    const page = requestPage(found.context, request, { name: member?.name ?? null, consumption }, notice);
+    return html(reply, notice?.status ?? 200, page);
   }
 
   app.get(

@@ -72,9 +72,10 @@ function limitsOf(consumption: Consumption | undefined): Html {
 export function requestPage(
   context: PageContext,
   request: Request,
-  consumption: Consumption | undefined,
+  member: { name: string | null; consumption: Consumption | undefined },
   notice: { text: string; error: boolean } | undefined,
 ): string {
+  const consumption = member.consumption;
   const base = `${consoleBase(context.tenant)}/requests/${encodeURIComponent(request.transaction_id)}`;
   const open = request.status === "PENDING" || request.status === "REFERRED";
   const processed = ["ACCEPTED", "PARTIALLY_ACCEPTED", "REJECTED"].includes(request.status);
@@ -85,7 +86,7 @@ export function requestPage(
     html`${notice ? html`<p class="message${notice.error ? " error" : ""}" role="status">${notice.text}</p>` : ""}
     <div class="card grid">
       <div>Status<br><span class="badge ${request.status}">${request.status}</span></div>
-      <div>Member<br><strong>${request.member_id}</strong> · ${request.member_gender} · born ${day(request.member_dob)}</div>
+      <div>Member<br><strong>${request.member_id}</strong> ${nameOf(member.name)}<br>${request.member_gender} · born ${day(request.member_dob)}</div>
       <div>Provider<br>${request.medical_provider_cchi_no}</div>
       <div>Policy<br>${request.ph_erp_id} / ${request.policy_no}</div>
       <div>Treatment<br>${day(request.treatment_date)} · ${request.claim_type} ${request.claim_sub_type} · ${request.transaction_type}</div>
