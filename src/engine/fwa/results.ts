@@ -29,6 +29,8 @@ export interface ClaimResult {
   claim_id: string;
   status: ItemStatus;
   erp_claim_id: string;
+  /** kept with the stored result so a provider's claims can be found; the API's response leaves it out */
+  provider_id: string;
   claim_items: ClaimItemResult[];
 }
 
@@ -86,6 +88,7 @@ export function claimResult(
     claim_id: claim.claim_id,
     status: decisions.claimStatus[claimIndex] ?? "approved",
     erp_claim_id: claim.claim_id,
+    provider_id: claim.provider_id,
     claim_items: claimItems,
   };
 }

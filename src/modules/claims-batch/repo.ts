@@ -97,6 +97,15 @@ export const batchRepo = {
     return rows[0];
   },
 
+  /** the tenant's accepted batches, newest first (refused uploads are no batch to show) */
+  listForTenant(db: Queryable, tenantId: number, page: { limit: number; offset: number }) {
+    return db.query<BatchRow>(
+      `SELECT ${COLUMNS} FROM claims_batches WHERE tenant_id = $1 AND accepted
+       ORDER BY submitted_at DESC, id DESC LIMIT $2 OFFSET $3`,
+      [tenantId, page.limit, page.offset],
+    );
+  },
+
   async findForWorker(db: Queryable, batchId: string): Promise<BatchRow | undefined> {
     const rows = await db.query<BatchRow>(`SELECT ${COLUMNS} FROM claims_batches WHERE id = $1`, [batchId]);
     return rows[0];

@@ -205,6 +205,7 @@ describe("fwa results", () => {
       claim_id: "C-1",
       status: "approved",
       erp_claim_id: "C-1",
+      provider_id: claims[0]?.provider_id,
       claim_items: [{ erp_claim_item_id: "C-1-1", status: "approved", ai_score: 0, reasons: [] }],
     });
     const second = claimResult(view, decisions, 1, claims[1] as BatchClaimInput, context);
@@ -220,6 +221,7 @@ describe("fwa results", () => {
       claim_id: "C-2",
       status: "rejected",
       erp_claim_id: "C-2",
+      provider_id: claims[1]?.provider_id,
       claim_items: [
         {
           erp_claim_item_id: "ERP-7",
@@ -293,6 +295,7 @@ describe("fwa results", () => {
         claim_id: 'C,"1"',
         status: "rejected",
         erp_claim_id: 'C,"1"',
+        provider_id: "P-1",
         claim_items: [
           {
             erp_claim_item_id: "E-1",

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { startTestApp, type TenantClient, type TestContext } from "../../helpers.js";
+import { batchBody, batchClaim, tokenFor, uploadBatch, waitForBatch } from "../claims-batch/fixtures.js";
 import { expectStatus } from "../prior-auth/fixtures.js";
 import { createReviewer, heldRequest, PASSWORD } from "./fixtures.js";
 
@@ -118,6 +119,27 @@ describe("reviewer console in a real browser", { skip }, () => {
     );
     await Promise.all([page.waitForURL(/\/console\/$/), page.click('[data-action="sign-out"]')]);
     assert.equal(await page.locator('input[name="password"]').count(), 1, "signed out");
+    await page.close();
+  });
+
+  it("shows a completed batch's charts and provider ranking", async () => {
+    const token = await tokenFor(ctx.app, tenant);
+    const claims = Array.from({ length: 40 }, (_, n) =>
+      batchClaim(
+        n,
+        n % 10 === 0 ? { claim_items: [{ ...batchClaim(n).claim_items[0], claimed_amount: 9_000 }] } : {},
+      ),
+    );
+    const uploaded = await uploadBatch(ctx.app, token, batchBody(claims));
+    assert.equal(uploaded.statusCode, 202, uploaded.body);
+    const batchId = uploaded.json().batch_id;
+    assert.equal((await waitForBatch(ctx.app, token, batchId)).status, "completed");
+    const page = await newPage();
+    await signIn(page, "rev1", PASSWORD);
+    await Promise.all([page.waitForURL(/\/batches$/), page.click('a[href$="/console/batches"]')]);
+    await Promise.all([page.waitForURL(new RegExp(batchId)), page.click(`[data-batch-id="${batchId}"] a`)]);
+    assert.ok((await page.locator("svg.chart").count()) >= 2, "the status chart and the score histogram");
+    await shot(page, "batch");
     await page.close();
   });
 
