@@ -86,7 +86,7 @@ export const consoleRoutes: ModuleRoutes = async (app, { db, jobs, config }) => 
     "/assets/:file",
     { schema: { ...hidden, params: Type.Object({ tenant: Type.String(), file: Type.String() }) } },
     async (request, reply) => {
-      const asset = ASSETS[request.params.file];
+      const asset = Object.hasOwn(ASSETS, request.params.file) ? ASSETS[request.params.file] : undefined;
       if (asset === undefined) throw new AppError("E_ROUTE_NOT_FOUND_404", "No such file");
       return reply.type(asset.type).header("cache-control", "public, max-age=3600").send(asset.body);
     },
