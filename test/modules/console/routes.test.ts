@@ -33,7 +33,11 @@ describe("reviewer console: signing in", () => {
     );
     assert.doesNotMatch(res.body, /style=|<style/);
     for (const missing of ["constructor", "__proto__", "..%2Fapp.js", "nothing.css"])
-      assert.equal((await getPage(ctx, `/${tenant.name}/console/assets/${missing}`)).statusCode, 404, missing);
+      assert.equal(
+        (await getPage(ctx, `/${tenant.name}/console/assets/${missing}`)).statusCode,
+        404,
+        missing,
+      );
     const script = await getPage(ctx, `/${tenant.name}/console/assets/console.js`);
     assert.equal(script.statusCode, 200);
     assert.match(String(script.headers["content-type"]), /javascript/);

@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after, before, describe, it } from "node:test";
+
+/** scripts/build.mjs in a copy of the project's sources (node_modules shared), so the checkout is left alone */
+describe("the build (npm run build, prepare)", () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), "mizan-build-"));
+    for (const path of ["src", "scripts", "tsconfig.json", "package.json", "package-lock.json"])
+      cpSync(path, join(dir, path), { recursive: true });
+    symlinkSync(resolve("node_modules"), join(dir, "node_modules"), "dir");
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const build = () => {
+    const run = spawnSync("node", ["scripts/build.mjs"], { cwd: dir, encoding: "utf8" });
+    assert.equal(run.status, 0, run.stderr);
+    return run.stdout;
+  };
+
+  it("builds beside the build in use and swaps, keeping what a running server reads; an up-to-date build does nothing", () => {
+    assert.match(build(), /dist -> \.build\/[0-9a-f]{16}/);
+    const first = realpathSync(join(dir, "dist"));
+    assert.ok(existsSync(join(first, "cli.js")));
+    assert.ok(existsSync(join(first, "platform/db/migrations/0001_foundation.sql")));
+    assert.ok(existsSync(join(first, "modules/console/assets/console.js")));
+    assert.match(build(), /dist is up to date/);
+    assert.equal(realpathSync(join(dir, "dist")), first);
+
+    appendFileSync(join(dir, "src/config.ts"), "\n// a change\n");
+    assert.match(build(), /dist -> /);
+    const second = realpathSync(join(dir, "dist"));
+    assert.notEqual(second, first);
+    // a server started before the change still finds every file it reads
+    assert.ok(existsSync(join(first, "cli.js")));
+    assert.ok(existsSync(join(first, "platform/db/migrations/0001_foundation.sql")));
+    assert.match(readlinkSync(join(dir, "dist")), /^\.build\//);
+  });
+});
