@@ -2,7 +2,8 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { ClientError, defaultTokenCache, submitBatchFile } from "./batch-client.js";
-import { ConfigError, loadConfig, TENANT_MODES, type TenantMode } from "./config.js";
+import { ConfigError, loadConfig, TENANT_MODES, TENANT_NAME_PATTERN, type TenantMode } from "./config.js";
+import { demoCommand } from "./demo/command.js";
 import { CODE_SYSTEMS, type CodeSystem } from "./modules/code-sets/schemas.js";
 import { importCodeSet } from "./modules/code-sets/service.js";
 import { tenantRepo } from "./modules/tenants/repo.js";
@@ -26,6 +27,8 @@ const USAGE = `Usage: mizan <command>
   batch submit FILE [--wait]                      upload a claims batch (JSON, or .gz) to the service at
                                                   MIZAN_PUBLIC_URL with MIZAN_CLIENT_ID and MIZAN_CLIENT_SECRET;
                                                   --wait follows it until it completes
+  demo [--tenant NAME]                            fill a tenant (default MIZAN_TENANT) with demo data: reference
+                                                  data, decided prior authorizations, an analysed claims batch
 
 The database is the one DATABASE_URL (PostgreSQL) or MIZAN_DATA_DIR (embedded PGlite) selects.`;
 
@@ -118,6 +121,19 @@ async function batchSubmit(args: string[]): Promise<void> {
   );
 }
 
+async function demo(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { tenant: { type: "string" } },
+    allowPositionals: true,
+  });
+  if (positionals.length > 0) throw new UsageError("demo takes no arguments besides --tenant");
+  const config = loadConfig();
+  const name = values.tenant ?? config.bootstrap.tenant;
+  if (!TENANT_NAME_PATTERN.test(name)) throw new UsageError("NAME must be 1-63 characters of a-z, 0-9 and -");
+  process.stdout.write(await demoCommand(config, name));
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -147,6 +163,8 @@ async function main(argv: string[]): Promise<void> {
     case "batch":
       if (rest[0] !== "submit") throw new UsageError("unknown batch command");
       return batchSubmit(rest.slice(1));
+    case "demo":
+      return demo(rest);
     case undefined:
     case "help":
     case "--help":

@@ -33,6 +33,8 @@ export interface Config {
   metrics: boolean;
   /** the schema of the job queue's tables: deployments (or test runs) sharing one database keep their jobs apart */
   jobsSchema: string;
+  /** MIZAN_DEMO=1: `serve` fills the bootstrap tenant with the demo data at start (section 14) */
+  demo: boolean;
 }
 
 /** how webhook deliveries are made and retried (docs/operator-contract.md section 7) */
@@ -187,7 +189,11 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf("LOG_LEVEL", LOG_LEVELS, "info"),
     metrics: oneOf("MIZAN_METRICS", ["0", "1"] as const, "1") === "1",
     jobsSchema: read("MIZAN_JOBS_SCHEMA") ?? "pgboss",
+    demo: oneOf("MIZAN_DEMO", ["0", "1"] as const, "0") === "1",
   };
+  // the demo's decisions rest on reference data, which only standard mode keeps
+  if (config.demo && config.bootstrap.mode !== "standard")
+    problems.push("MIZAN_DEMO=1 needs MIZAN_MODE=standard (the demo's data is standard mode's)");
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(config.jobsSchema))
     problems.push(`MIZAN_JOBS_SCHEMA must be a lower-case SQL name (got "${config.jobsSchema}")`);
   if (problems.length > 0) throw new ConfigError(problems);

@@ -1,5 +1,6 @@
 import { type App, buildApp } from "./app.js";
 import type { Config } from "./config.js";
+import { seedAtStart } from "./demo/command.js";
 import { jobDefinitions } from "./jobs.js";
 import { ensureBootstrapTenant } from "./modules/tenants/service.js";
 import type { Db } from "./platform/db/db.js";
@@ -38,6 +39,20 @@ export async function startServer(
     const app = await buildApp(config, db, jobs.queue);
     await jobs.start(app.log);
     const stopMaintenance = await startEmbeddedMaintenance(db, app.log);
+    if (config.demo)
+      // before listening: once the service answers, the demo is there
+      await seedAtStart(
+        config,
+        { db, jobs: jobs.queue, log: app.log },
+        bootstrap.tenant,
+        bootstrap.generated.apiKey,
+        out,
+      ).catch(async (error) => {
+        stopMaintenance();
+        await app.close();
+        await jobs.stop();
+        throw error;
+      });
     const url = await app.listen({ port: config.port, host: config.host });
     app.log.info(
       {
