@@ -139,13 +139,8 @@ export function demoBatch(members: readonly DemoMember[]) {
   };
 }
 
-async function findByReference(db: Db, tenantId: number): Promise<BatchRow | undefined> {
-  const [row] = await db.query<{ id: string }>(
-    "SELECT id FROM claims_batches WHERE tenant_id = $1 AND batch_reference_id = $2 AND accepted",
-    [tenantId, DEMO_BATCH_REFERENCE],
-  );
-  return row === undefined ? undefined : batchRepo.find(db, tenantId, row.id);
-}
+const findByReference = (db: Db, tenantId: number): Promise<BatchRow | undefined> =>
+  batchRepo.findByReference(db, tenantId, DEMO_BATCH_REFERENCE);
 
 export interface BatchDeps {
   db: Db;

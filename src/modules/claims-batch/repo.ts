@@ -88,6 +88,15 @@ export const batchRepo = {
   },
 
   /** the tenant's batch; another tenant's is as unknown as no batch */
+  /** the tenant's accepted batch of that batch_reference_id, if any */
+  async findByReference(db: Queryable, tenantId: number, reference: string): Promise<BatchRow | undefined> {
+    const rows = await db.query<BatchRow>(
+      `SELECT ${COLUMNS} FROM claims_batches WHERE tenant_id = $1 AND batch_reference_id = $2 AND accepted`,
+      [tenantId, reference],
+    );
+    return rows[0];
+  },
+
   async find(db: Queryable, tenantId: number, batchId: string): Promise<BatchRow | undefined> {
     if (!/^[0-9a-f-]{36}$/i.test(batchId)) return undefined;
     const rows = await db.query<BatchRow>(
