@@ -7,7 +7,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { startTestApp, type TenantClient, type TestContext } from "../../helpers.js";
 import { batchBody, batchClaim, tokenFor, uploadBatch, waitForBatch } from "../claims-batch/fixtures.js";
 import { expectStatus } from "../prior-auth/fixtures.js";
-import { createReviewer, heldRequest, PASSWORD } from "./fixtures.js";
+import { createOutlierMember, createReviewer, heldRequest, PASSWORD } from "./fixtures.js";
 
 /** Debian's chromium (.ci/run installs it); MIZAN_CHROMIUM names another */
 const CHROMIUM = process.env.MIZAN_CHROMIUM ?? "/usr/bin/chromium";
@@ -29,17 +29,7 @@ describe("reviewer console in a real browser", { skip }, () => {
     ctx = await startTestApp();
     tenant = await ctx.newTenant("lightweight");
     await createReviewer(tenant, "rev1", "Noura Al-Qahtani");
-    await expectStatus(
-      tenant.call("POST", "/member/create", {
-        member_id: "OUTLIER-1",
-        national_id: "1012345678",
-        name: "عبدالله <script>alert(1)</script>",
-        gender: "MALE",
-        marital_status: "MARRIED",
-        date_of_birth: "1984-02-11T00:00:00.000Z",
-      }),
-      201,
-    );
+    await createOutlierMember(tenant, "عبدالله <script>alert(1)</script>", "MALE");
     transactionId = await heldRequest(tenant);
     await ctx.app.listen({ host: "127.0.0.1", port: 0 });
     base = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}/${tenant.name}/console`;

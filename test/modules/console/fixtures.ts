@@ -13,6 +13,21 @@ export async function createReviewer(tenant: TenantClient, username = "rev1", na
   );
 }
 
+/** the member the held request is about (OUTLIER-1), named as given: markup in a name must show as text */
+export async function createOutlierMember(tenant: TenantClient, name: string, gender: "MALE" | "FEMALE") {
+  await expectStatus(
+    tenant.call("POST", "/member/create", {
+      member_id: "OUTLIER-1",
+      national_id: "1012345678",
+      name,
+      gender,
+      marital_status: "MARRIED",
+      date_of_birth: gender === "MALE" ? "1984-02-11T00:00:00.000Z" : "1990-05-01T00:00:00.000Z",
+    }),
+    201,
+  );
+}
+
 /**
  * In a lightweight tenant: six peers approved for LAB-1 at about 100, then an outlier at 1,200 that the
  * engine holds for a reviewer (with a CBC approved beside it). Answers the held request's transaction id.

@@ -3,7 +3,15 @@ import { after, before, describe, it } from "node:test";
 import { listEvents } from "../../../src/platform/events/outbox.js";
 import { startTestApp, type TenantClient, type TestContext } from "../../helpers.js";
 import { expectStatus } from "../prior-auth/fixtures.js";
-import { createReviewer, getPage, heldRequest, PASSWORD, postForm, signIn } from "./fixtures.js";
+import {
+  createOutlierMember,
+  createReviewer,
+  getPage,
+  heldRequest,
+  PASSWORD,
+  postForm,
+  signIn,
+} from "./fixtures.js";
 
 describe("reviewer console: signing in", () => {
   let ctx: TestContext;
@@ -163,17 +171,7 @@ describe("reviewer console: a held request decided", () => {
     ctx = await startTestApp();
     tenant = await ctx.newTenant("lightweight");
     await createReviewer(tenant, "rev1", "نورة القحطاني");
-    await expectStatus(
-      tenant.call("POST", "/member/create", {
-        member_id: "OUTLIER-1",
-        name: "<script>alert(1)</script>",
-        national_id: "1012345678",
-        gender: "FEMALE",
-        marital_status: "MARRIED",
-        date_of_birth: "1990-05-01T00:00:00.000Z",
-      }),
-      201,
-    );
+    await createOutlierMember(tenant, "<script>alert(1)</script>", "FEMALE");
     transactionId = await heldRequest(tenant, { doctor_name: "<img src=x onerror=alert(2)>" });
     session = await signIn(ctx, tenant);
   });
