@@ -63,12 +63,24 @@ export function itemsOf(claim: Entry<FhirClaim>, claimType: FhirClaimType, messa
     const quantity = item.quantity?.value ?? 1;
     if (!Number.isInteger(quantity) || quantity < 1)
       problems.add(`${path}.quantity.value`, "must be a whole number of at least 1");
-    const unit = item.unitPrice.value;
     const tax = moneyExtension(item.extension, EXTENSION.tax);
     const patientShare = moneyExtension(item.extension, EXTENSION.patientShare);
+    // without a unit price, the net says it: net = quantity x unit price x factor + tax - patient share
+    const unit =
+      item.unitPrice?.value ??
+      (item.net === undefined
+        ? 0
+        : Math.max(
+            0,
+            Math.round(
+              ((item.net.value - tax + patientShare) / (item.factor ?? 1) / Math.max(1, quantity)) * 100,
+            ) / 100,
+          ));
+    if (item.unitPrice === undefined && item.net === undefined)
+      problems.add(`${path}.unitPrice`, "is required when the item has no net");
     if (Math.abs(cents(unit) - unit * 100) > 1e-6)
       problems.add(`${path}.unitPrice.value`, "must have at most 2 decimals");
-    if (item.net !== undefined) {
+    if (item.net !== undefined && item.unitPrice !== undefined) {
       const expected = cents(unit) * quantity * (item.factor ?? 1) + cents(tax) - cents(patientShare);
       if (Math.abs(cents(item.net.value) - expected) > 1)
         problems.add(

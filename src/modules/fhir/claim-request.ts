@@ -77,11 +77,22 @@ function diagnosesOf(claim: Entry<FhirClaim>, message: Message): CreateInput["di
     };
   });
   const principal = diagnoses.filter((diagnosis) => diagnosis.type === "primary").length;
-  if (principal !== 1)
+  if (principal > 1)
     message.problems.add(
       `${claim.path}.diagnosis`,
-      `must hold exactly one diagnosis of type principal (${CS}diagnosis-type), found ${principal}`,
+      `must hold one diagnosis of type principal (${CS}diagnosis-type), found ${principal}`,
     );
+  // none typed principal: the first by sequence is, as a provider lists its main diagnosis first
+  if (principal === 0) {
+    const first = claim.resource.diagnosis.reduce(
+      (lowest, diagnosis, index, all) =>
+        diagnosis.sequence < (all[lowest]?.sequence ?? Number.POSITIVE_INFINITY) ? index : lowest,
+      0,
+    );
+    return diagnoses.map((diagnosis, index) =>
+      index === first ? { ...diagnosis, type: "primary" as const } : diagnosis,
+    );
+  }
   return diagnoses;
 }
 

@@ -154,7 +154,7 @@ const Item = Type.Object(
     servicedDate: Type.Optional(FhirDate()),
     servicedPeriod: Type.Optional(Period),
     quantity: Type.Optional(Type.Object({ value: Type.Number({ minimum: 0 }) }, open)),
-    unitPrice: Money,
+    unitPrice: Type.Optional(Money),
     net: Type.Optional(Money),
     factor: Type.Optional(Type.Number({ minimum: 0 })),
     extension: Extensions,

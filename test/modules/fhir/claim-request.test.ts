@@ -68,6 +68,32 @@ describe("reading a NPHIES request message", () => {
     assert.equal(origin.payer_license, "7000911508");
   });
 
+  it("takes the first diagnosis as principal when none is typed, and a unit price from the net", () => {
+    const bundle = changed((_bundle, claim) => {
+      claim.diagnosis.push({ ...claim.diagnosis[0], sequence: 2 });
+      for (const diagnosis of claim.diagnosis) delete diagnosis.type;
+      claim.diagnosis[1].diagnosisCodeableConcept = {
+        coding: [{ system: "http://hl7.org/fhir/sid/icd-10-am", code: "R50.9" }],
+      };
+      delete claim.item[0].unitPrice;
+    });
+    const { input } = claimRequestOf(readMessage(bundle), "priorauth-request");
+    assert.deepEqual(
+      input.diagnoses.map((diagnosis) => [diagnosis.type, diagnosis.code]),
+      [
+        ["primary", "J06.9"],
+        ["secondary", "R50.9"],
+      ],
+    );
+    // net 262.50 = 1 x unit price + tax 37.50 - patient share 25
+    assert.equal(input.items[0]?.claimed_amount, 250);
+    const neither = changed((_bundle, claim) => {
+      delete claim.item[0].unitPrice;
+      delete claim.item[0].net;
+    });
+    assert.deepEqual(pathsOf(neither), ["Bundle.entry[1].resource.item[0].unitPrice"]);
+  });
+
   it("accepts profiles of any version, or none", () => {
     for (const version of ["", "|0.3.0", "|1.0.0"])
       assert.deepEqual(
