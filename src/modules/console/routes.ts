@@ -125,7 +125,8 @@ export const consoleRoutes: ModuleRoutes = async (app, { db, jobs, config }) => 
         { username: request.body.username ?? "", password: request.body.password ?? "" },
         now,
       );
-      if (user === undefined) return html(reply, 401, signInPage(tenant.name, true));
+      // the form again, as a page (200), saying only that it did not work
+      if (user === undefined) return html(reply, 200, signInPage(tenant.name, true));
       const token = await startSession(db, tenant.id, user.id, now);
       reply.header("set-cookie", cookie(tenant.name, token, SESSION_HOURS * 3600));
       return reply.redirect(`${consoleBase(tenant.name)}/`, 303);

@@ -107,7 +107,7 @@ export function requestPage(
           ? html`<label>Remarks <textarea name="remarks" rows="2" maxlength="1000"></textarea></label>
       <div class="actions">
         <button type="submit" name="decision" value="accept-request" data-action="accept-request">Accept the request</button>
-        <button type="submit" name="decision" value="reject-request" data-action="reject-request" class="danger" data-confirm="Reject every item of this request?">Reject the request</button>
+        <button type="submit" name="decision" value="reject-request" data-action="reject-request" class="danger">Reject the request</button>
         <button type="submit" name="decision" value="items" data-action="submit-decision" class="secondary">Submit the items' decisions</button>
       </div>`
           : ""
