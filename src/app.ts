@@ -75,6 +75,8 @@ export async function buildApp(config: Config, db: Db, jobs: JobQueue): Promise<
     return503OnClosing: true,
     forceCloseConnections: "idle",
     routerOptions: { ignoreTrailingSlash: true },
+    // some HTTP clients percent-encode the "$" of a FHIR operation; the router matches it as sent
+    rewriteUrl: (request) => (request.url ?? "/").replace(/\/fhir\/%24/i, "/fhir/$"),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

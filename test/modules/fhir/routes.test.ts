@@ -339,6 +339,18 @@ describe("NPHIES FHIR: prior authorizations and claims", () => {
     assert.equal(issuesOf(text, 415)[0]?.code, "not-supported");
   });
 
+  it("answers at the operation's percent-encoded address too", async () => {
+    const request = claimMessage();
+    const res = await ctx.app.inject({
+      method: "POST",
+      url: `/${tenant.name}/fhir/%24process-message`,
+      headers: { "access-key": tenant.apiKey, "content-type": "application/fhir+json" },
+      payload: JSON.stringify(request),
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    checkEnvelope(request, res.json(), "priorauth-response", "ClaimResponse");
+  });
+
   it("refuses a message without the tenant's access-key, as an OperationOutcome", async () => {
     const res = await postMessage(ctx, tenant, claimMessage(), { "access-key": "wrong" });
     const issues = issuesOf(res, 401);
