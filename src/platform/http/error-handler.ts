@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { pgErrorOf } from "../db/db.js";
 import { AppError, type ErrorCode, type ErrorShape } from "./errors.js";
 import { html } from "./html.js";
-import { describeValidationErrors } from "./validation.js";
+import { describeValidationErrors, fieldProblems } from "./validation.js";
 
 /** Fastify's own 4xx errors, by their code, mapped to ours; a plain 400 is a bad request in the route's shape */
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -87,6 +87,13 @@ const UNSTORABLE_VALUE = "a value of the request is out of range or cannot be st
 /** Normalizes anything thrown into an AppError; returns undefined for unexpected failures (5xx). */
 export function toAppError(error: FastifyError | AppError, shape: ErrorShape): AppError | undefined {
   if (error instanceof AppError) return error;
+  if (error.validation && shape === "fhir") {
+    // a FHIR message's problems are named by FHIRPath from its Bundle, as the message reader names them
+    const details = fieldProblems(error.validation as never, "").map(
+      (problem) => `${problem.field ? `Bundle.${problem.field}` : "Bundle"}: ${problem.reason}`,
+    );
+    return new AppError("E_BAD_REQUEST_400", details[0], details);
+  }
   if (error.validation) {
     const details = describeValidationErrors(error.validation as never, error.validationContext);
     return new AppError(VALIDATION_CODE[shape], details[0] ?? undefined, details);

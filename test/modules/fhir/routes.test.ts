@@ -332,6 +332,14 @@ describe("NPHIES FHIR: prior authorizations and claims", () => {
     assert.equal((await postMessage(ctx, tenant, request)).statusCode, 200);
   });
 
+  it("refuses text no database can store, naming its element", async () => {
+    const request = claimMessage();
+    resourceOf(request, "Patient").name[0].text = "Nul\u0000here";
+    const issues = issuesOf(await postMessage(ctx, tenant, request));
+    assert.deepEqual(issues[0]?.expression, ["Bundle.entry[2].resource.name[0].text"]);
+    assert.match(issues[0]?.diagnostics ?? "", /NUL/);
+  });
+
   it("refuses what is not JSON, and other media types, as OperationOutcomes", async () => {
     const broken = issuesOf(await postMessage(ctx, tenant, "{ not json"));
     assert.equal(broken[0]?.code, "invalid");
