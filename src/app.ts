@@ -17,6 +17,7 @@ import { fwaLearningRoutes } from "./modules/fwa-learning/routes.js";
 import { healthDeclarationRoutes } from "./modules/health-declarations/routes.js";
 import { memberHistoryRoutes } from "./modules/member-history/routes.js";
 import { memberRoutes } from "./modules/members/routes.js";
+import { forgetNetworksOnAnnouncement } from "./modules/networks/names.js";
 import { networkRoutes } from "./modules/networks/routes.js";
 import { oauthRoutes } from "./modules/oauth/routes.js";
 import { createTokenService } from "./modules/oauth/tokens.js";
@@ -149,6 +150,8 @@ export async function buildApp(config: Config, db: Db, jobs: JobQueue): Promise<
 
   const stopForgetting = await forgetOnAnnouncement(db);
   app.addHook("onClose", stopForgetting);
+  const stopForgettingNetworks = await forgetNetworksOnAnnouncement(db);
+  app.addHook("onClose", stopForgettingNetworks);
 
   const limiter = createRateLimiter(config.rateLimit);
   const authenticate = createApiKeyAuthenticator(db);

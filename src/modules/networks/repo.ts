@@ -103,6 +103,14 @@ export const networkRepo = {
     });
   },
 
+  /** the tenant's networks by id, at most `limit` */
+  listSummaries(db: Queryable, tenantId: number, limit: number): Promise<NetworkSummaryRow[]> {
+    return db.query<NetworkSummaryRow>(
+      "SELECT id, name, is_vip FROM networks WHERE tenant_id = $1 ORDER BY id LIMIT $2",
+      [tenantId, limit],
+    );
+  },
+
   async countProviders(db: Queryable, networkId: number): Promise<number> {
     const rows = await db.query<{ n: number }>(
       "SELECT count(*) AS n FROM network_providers WHERE network_id = $1",

@@ -2,6 +2,7 @@ import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db } from "../../platform/db/db.js";
 import { AppError, withConflicts } from "../../platform/http/errors.js";
 import { providerRepo } from "../providers/repo.js";
+import { announceNetworkChange, findByNameInMemory } from "./names.js";
 import { type NetworkProviderRow, type NetworkRow, networkRepo } from "./repo.js";
 import type { NetworkCreateInput, NetworkFilter, NetworkUpdateInput } from "./schemas.js";
 
@@ -17,6 +18,7 @@ export function createNetwork(db: Db, actor: TenantActor, input: NetworkCreateIn
           name: input.name,
           is_vip: input.is_vip ?? false,
         });
+        await announceNetworkChange(tx, actor.tenantId);
         await recordAudit(tx, actor, {
           action: "network.create",
           entityType: "network",
@@ -45,6 +47,7 @@ export function updateNetwork(
         const before = await networkRepo.findById(tx, actor.tenantId, id);
         if (before === undefined) throw networkNotFound(id);
         const network = (await networkRepo.update(tx, actor.tenantId, id, input)) as NetworkRow;
+        await announceNetworkChange(tx, actor.tenantId);
         await recordAudit(tx, actor, {
           action: "network.update",
           entityType: "network",
@@ -57,7 +60,11 @@ export function updateNetwork(
   );
 }
 
-export function findNetworks(db: Db, tenantId: number, filter: NetworkFilter) {
+export async function findNetworks(db: Db, tenantId: number, filter: NetworkFilter) {
+  if (filter.name !== undefined && filter.name !== "") {
+    const found = await findByNameInMemory(db, tenantId, { ...filter, name: filter.name });
+    if (found !== undefined) return found;
+  }
   return networkRepo.findPage(db, tenantId, filter);
 }
 
