@@ -152,3 +152,24 @@ export async function auditActions(
 ): Promise<string[]> {
   return (await listAuditForEntity(db, tenantId, entityType, entityKey)).map((row) => row.action);
 }
+
+/**
+ * The test app with workers off, and a database that stands for another node listening for its
+ * announcements: on PostgreSQL another connection pool, on PGlite the one database. `close` ends both.
+ */
+export async function startAppWithListener(): Promise<{
+  ctx: TestContext;
+  listener: Db;
+  close(): Promise<void>;
+}> {
+  const ctx = await startTestApp({}, { workers: 0 });
+  const listener = TEST_DATABASE_URL ? await openTestDb() : ctx.db;
+  return {
+    ctx,
+    listener,
+    close: async () => {
+      if (listener !== ctx.db) await listener.close();
+      await ctx.close();
+    },
+  };
+}

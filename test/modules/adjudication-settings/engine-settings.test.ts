@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ENGINE_SETTINGS_CHANNEL } from "../../../src/modules/adjudication-settings/engine-settings.js";
 import type { Db } from "../../../src/platform/db/db.js";
-import { openTestDb, startTestApp, TEST_DATABASE_URL, type TestContext } from "../../helpers.js";
+import { startAppWithListener, type TestContext } from "../../helpers.js";
 
 /** waits until `got` holds `count` payloads, or a little longer to show that nothing more arrives */
 async function settle(got: string[], count: number, ms = 2_000): Promise<void> {
@@ -14,16 +14,12 @@ async function settle(got: string[], count: number, ms = 2_000): Promise<void> {
 
 describe("announcements between nodes (LISTEN/NOTIFY)", () => {
   let ctx: TestContext;
-  /** on PostgreSQL another connection pool, as another node has; on PGlite the one database */
   let listener: Db;
+  let close: () => Promise<void>;
   before(async () => {
-    ctx = await startTestApp({}, { workers: 0 });
-    listener = TEST_DATABASE_URL ? await openTestDb() : ctx.db;
+    ({ ctx, listener, close } = await startAppWithListener());
   });
-  after(async () => {
-    if (listener !== ctx.db) await listener.close();
-    await ctx.close();
-  });
+  after(() => close());
 
   it("delivers a notice once its transaction commits, and none from one rolled back", async () => {
     const got: string[] = [];

@@ -3,21 +3,17 @@ import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { NETWORKS_CHANNEL } from "../../../src/modules/networks/names.js";
 import type { Db } from "../../../src/platform/db/db.js";
-import { openTestDb, startTestApp, TEST_DATABASE_URL, type TestContext } from "../../helpers.js";
+import { startAppWithListener, type TestContext } from "../../helpers.js";
 
 /** name-filtered listings served from each node's memory of the tenant's networks */
 describe("network listings by name", () => {
   let ctx: TestContext;
   let listener: Db;
+  let close: () => Promise<void>;
   before(async () => {
-    ctx = await startTestApp({}, { workers: 0 });
-    // on PostgreSQL another connection stands for another node; PGlite has one session
-    listener = TEST_DATABASE_URL ? await openTestDb() : ctx.db;
+    ({ ctx, listener, close } = await startAppWithListener());
   });
-  after(async () => {
-    if (listener !== ctx.db) await listener.close();
-    await ctx.close();
-  });
+  after(() => close());
 
   const names = async (query: string) => {
     const res = await ctx.tenant.call("GET", `/network/find-all?${query}`);
