@@ -13,7 +13,7 @@ import { migrate } from "./platform/db/migrate.js";
 import { openDatabase } from "./platform/db/open.js";
 import { AppError } from "./platform/http/errors.js";
 import { parseCodeSetText } from "./reference/code-set-file.js";
-import { exitOnSignals, startServer } from "./server.js";
+import { startServer, trapSignals } from "./server.js";
 import { startWorker } from "./worker.js";
 
 const USAGE = `Usage: mizan <command>
@@ -138,13 +138,15 @@ async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
     case "serve": {
+      const attach = trapSignals();
       const server = await startServer(loadConfig());
-      exitOnSignals(server, server.app.log);
+      attach(server, server.app.log);
       return;
     }
     case "worker": {
+      const attach = trapSignals();
       const worker = await startWorker(loadConfig());
-      exitOnSignals(worker, worker.log);
+      attach(worker, worker.log);
       return;
     }
     case "migrate": {

@@ -103,24 +103,36 @@ interface SignalLog {
 
 /**
  * SIGTERM and SIGINT stop taking work, let work in flight finish (requests, a job's current chunk),
- * close the database, and exit; after DRAIN_TIMEOUT_MS the process gives up and exits 1.
+ * close the database, and exit; after DRAIN_TIMEOUT_MS the process gives up and exits 1. The signals are
+ * trapped before the process starts (call this first): one that arrives while it starts is kept, and the
+ * drain begins as soon as `attach` hands over what is running, instead of the signal killing the process
+ * half-started.
  */
-export function exitOnSignals(running: { close(): Promise<void> }, log: SignalLog): void {
-  const stop = (signal: string) => {
-    log.info({ signal }, "draining work in flight before exit");
-    const timer = setTimeout(() => {
-      log.error("drain timed out; exiting");
-      process.exit(1);
-    }, DRAIN_TIMEOUT_MS);
-    timer.unref();
-    running.close().then(
-      () => process.exit(0),
-      (error) => {
-        log.error({ err: error }, "shutdown failed");
-        process.exit(1);
-      },
-    );
+export function trapSignals(): (running: { close(): Promise<void> }, log: SignalLog) => void {
+  let received: string | undefined;
+  let stop: ((signal: string) => void) | undefined;
+  const on = (signal: string) => {
+    if (stop === undefined) received ??= signal;
+    else stop(signal);
   };
-  process.once("SIGTERM", () => stop("SIGTERM"));
-  process.once("SIGINT", () => stop("SIGINT"));
+  process.once("SIGTERM", () => on("SIGTERM"));
+  process.once("SIGINT", () => on("SIGINT"));
+  return (running, log) => {
+    stop = (signal: string) => {
+      log.info({ signal }, "draining work in flight before exit");
+      const timer = setTimeout(() => {
+        log.error("drain timed out; exiting");
+        process.exit(1);
+      }, DRAIN_TIMEOUT_MS);
+      timer.unref();
+      running.close().then(
+        () => process.exit(0),
+        (error) => {
+          log.error({ err: error }, "shutdown failed");
+          process.exit(1);
+        },
+      );
+    };
+    if (received !== undefined) stop(received);
+  };
 }
