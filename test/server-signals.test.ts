@@ -28,7 +28,14 @@ describe("signals (serve, worker)", () => {
       const attach = trapSignals();
       process.emit("SIGTERM", "SIGTERM");
       let closed = false;
-      attach({ close: async () => void (closed = true) }, silent);
+      attach(
+        {
+          close: async () => {
+            closed = true;
+          },
+        },
+        silent,
+      );
       await new Promise((resolve) => setImmediate(resolve));
       assert.equal(closed, true, "what had started was closed");
       assert.deepEqual(exits, [0]);
