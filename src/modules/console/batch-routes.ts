@@ -1,8 +1,9 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance } from "fastify";
 import Type from "typebox";
 import { AppError } from "../../platform/http/errors.js";
 import type { ModuleDeps } from "../../platform/http/plugin.js";
+import { TenantParam } from "../../platform/http/tenant-auth.js";
 import { flaggedClaimsOfProvider, rankedProvider, scoreHistogram } from "../claims-batch/console-views.js";
 import { rankingPage } from "../claims-batch/rankings.js";
 import { type BatchRow, batchRepo } from "../claims-batch/repo.js";
@@ -10,13 +11,16 @@ import { resultsCsv, resultsPage } from "../claims-batch/results.js";
 import type { RankedProviderView } from "../claims-batch/schemas.js";
 import { requireBatch } from "../claims-batch/service.js";
 import { reviewerOf } from "./access.js";
+import { sendPage } from "./layout.js";
 import { type BatchView, batchListPage, batchPage, claimsPage, providerPage } from "./pages/batches.js";
 import { signInPage } from "./pages/sign-in.js";
 
-const Tenant = Type.String({ pattern: "^[a-z0-9-]{1,63}$" });
-const BatchParams = Type.Object({ tenant: Tenant, batch_id: Type.String({ minLength: 1, maxLength: 64 }) });
+const BatchParams = Type.Object({
+  tenant: TenantParam,
+  batch_id: Type.String({ minLength: 1, maxLength: 64 }),
+});
 const ProviderParams = Type.Object({
-  tenant: Tenant,
+  tenant: TenantParam,
   batch_id: Type.String({ minLength: 1, maxLength: 64 }),
   provider_id: Type.String({ minLength: 1, maxLength: 255 }),
 });
@@ -31,9 +35,6 @@ const hidden = { hide: true };
 const BATCHES_PER_PAGE = 50;
 const PROVIDERS_PER_PAGE = 50;
 const CLAIMS_PER_PAGE = 50;
-
-const html = (reply: FastifyReply, body: string) =>
-  reply.status(200).type("text/html; charset=utf-8").send(body);
 
 /** whether the batch's results can be read now: completed and not yet purged */
 const resultsReady = (batch: BatchRow, now: Date) =>
@@ -53,10 +54,10 @@ export async function consoleBatchRoutes(instance: FastifyInstance, { db }: Modu
 
   app.get(
     "/batches",
-    { schema: { ...hidden, params: Type.Object({ tenant: Tenant }), querystring: PageQuery } },
+    { schema: { ...hidden, params: Type.Object({ tenant: TenantParam }), querystring: PageQuery } },
     async (request, reply) => {
       const { tenant, context } = await reviewerOf(db, request);
-      if (context.reviewer === undefined) return html(reply, signInPage(tenant.name, false));
+      if (context.reviewer === undefined) return sendPage(reply, 200, signInPage(tenant.name, false));
       const { page } = request.query;
       // one more than shown says whether an older page exists
       const rows = await batchRepo.listForTenant(db, tenant.id, {
@@ -64,7 +65,7 @@ export async function consoleBatchRoutes(instance: FastifyInstance, { db }: Modu
         offset: (page - 1) * BATCHES_PER_PAGE,
       });
       const more = rows.length > BATCHES_PER_PAGE;
-      return html(reply, batchListPage(context, rows.slice(0, BATCHES_PER_PAGE), { page, more }));
+      return sendPage(reply, 200, batchListPage(context, rows.slice(0, BATCHES_PER_PAGE), { page, more }));
     },
   );
 
@@ -73,11 +74,11 @@ export async function consoleBatchRoutes(instance: FastifyInstance, { db }: Modu
     { schema: { ...hidden, params: BatchParams, querystring: PageQuery } },
     async (request, reply) => {
       const { tenant, context } = await reviewerOf(db, request);
-      if (context.reviewer === undefined) return html(reply, signInPage(tenant.name, false));
+      if (context.reviewer === undefined) return sendPage(reply, 200, signInPage(tenant.name, false));
       const batch = await requireBatch(db, tenant.id, request.params.batch_id);
       const now = new Date();
       if (!resultsReady(batch, now))
-        return html(reply, batchPage(context, batch, { notice: noticeOf(batch) }));
+        return sendPage(reply, 200, batchPage(context, batch, { notice: noticeOf(batch) }));
       const { page } = request.query;
       const ranking = await rankingPage(db, batch, "providers", { page, perPage: PROVIDERS_PER_PAGE }, now);
       const view: BatchView = {
@@ -89,7 +90,7 @@ export async function consoleBatchRoutes(instance: FastifyInstance, { db }: Modu
           pages: ranking.meta.total_pages,
         },
       };
-      return html(reply, batchPage(context, batch, view));
+      return sendPage(reply, 200, batchPage(context, batch, view));
     },
   );
 
@@ -98,7 +99,7 @@ export async function consoleBatchRoutes(instance: FastifyInstance, { db }: Modu
     { schema: { ...hidden, params: ProviderParams, querystring: NoQuery } },
     async (request, reply) => {
       const { tenant, context } = await reviewerOf(db, request);
-      if (context.reviewer === undefined) return html(reply, signInPage(tenant.name, false));
+      if (context.reviewer === undefined) return sendPage(reply, 200, signInPage(tenant.name, false));
       const batch = await requireBatch(db, tenant.id, request.params.batch_id);
       const ranked = await rankedProvider(db, batch, request.params.provider_id);
       if (ranked === undefined)
@@ -107,7 +108,7 @@ export async function consoleBatchRoutes(instance: FastifyInstance, { db }: Modu
           `Provider ${request.params.provider_id} is not in this batch`,
         );
       const claims = await flaggedClaimsOfProvider(db, batch, request.params.provider_id);
-      return html(reply, providerPage(context, batch, ranked, claims));
+      return sendPage(reply, 200, providerPage(context, batch, ranked, claims));
     },
   );
 
@@ -116,12 +117,13 @@ export async function consoleBatchRoutes(instance: FastifyInstance, { db }: Modu
     { schema: { ...hidden, params: BatchParams, querystring: ClaimsQuery } },
     async (request, reply) => {
       const { tenant, context } = await reviewerOf(db, request);
-      if (context.reviewer === undefined) return html(reply, signInPage(tenant.name, false));
+      if (context.reviewer === undefined) return sendPage(reply, 200, signInPage(tenant.name, false));
       const batch = await requireBatch(db, tenant.id, request.params.batch_id);
       const { status, page } = request.query;
       const results = await resultsPage(db, batch, { page, perPage: CLAIMS_PER_PAGE, filter: status });
-      return html(
+      return sendPage(
         reply,
+        200,
         claimsPage(context, batch, status, {
           claims: results.claims,
           page,
@@ -137,7 +139,7 @@ export async function consoleBatchRoutes(instance: FastifyInstance, { db }: Modu
     { schema: { ...hidden, params: BatchParams, querystring: NoQuery } },
     async (request, reply) => {
       const { tenant, context } = await reviewerOf(db, request);
-      if (context.reviewer === undefined) return html(reply, signInPage(tenant.name, false));
+      if (context.reviewer === undefined) return sendPage(reply, 200, signInPage(tenant.name, false));
       const batch = await requireBatch(db, tenant.id, request.params.batch_id);
       // the API's download (format=csv) exactly: the same rows from the same stored pages
       return reply

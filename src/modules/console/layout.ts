@@ -1,3 +1,4 @@
+import type { FastifyReply } from "fastify";
 import { type Html, html } from "../../platform/http/html.js";
 
 /** where a tenant's console lives, and its pages under it */
@@ -58,3 +59,7 @@ export const sar = (amount: number | string) =>
 
 export const day = (value: Date | string | null | undefined) =>
   value === null || value === undefined ? "—" : new Date(value).toISOString().slice(0, 10);
+
+/** answers a console page */
+export const sendPage = (reply: FastifyReply, status: number, body: string) =>
+  reply.status(status).type("text/html; charset=utf-8").send(body);

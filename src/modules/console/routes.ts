@@ -4,6 +4,7 @@ import Type from "typebox";
 import { AppError } from "../../platform/http/errors.js";
 import type { ModuleRoutes } from "../../platform/http/plugin.js";
 import { useErrorShape } from "../../platform/http/plugin.js";
+import { TenantParam } from "../../platform/http/tenant-auth.js";
 import { getMember } from "../members/service.js";
 import { getConsumption } from "../policy-templates/consumption.js";
 import { createCommunication } from "../prior-auth/communications/service.js";
@@ -15,7 +16,7 @@ import { signIn } from "../users/service.js";
 import { reviewerOf, writerOf } from "./access.js";
 import { consoleBatchRoutes } from "./batch-routes.js";
 import { decisionOf, type Form } from "./forms.js";
-import { consoleBase } from "./layout.js";
+import { consoleBase, sendPage } from "./layout.js";
 import { queuePage } from "./pages/queue.js";
 import { requestPage } from "./pages/request.js";
 import { signInPage } from "./pages/sign-in.js";
@@ -34,9 +35,9 @@ const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; " +
   "base-uri 'none'; frame-ancestors 'none'";
 
-const TenantParams = Type.Object({ tenant: Type.String({ pattern: "^[a-z0-9-]{1,63}$" }) });
+const TenantParams = Type.Object({ tenant: TenantParam });
 const RequestParams = Type.Object({
-  tenant: Type.String({ pattern: "^[a-z0-9-]{1,63}$" }),
+  tenant: TenantParam,
   transaction_id: Type.String({ minLength: 1, maxLength: 255 }),
 });
 const FormBody = Type.Record(Type.String(), Type.String());
@@ -79,9 +80,6 @@ export const consoleRoutes: ModuleRoutes = async (app, { db, jobs, config }) => 
   const writer = (request: FastifyRequest<{ Params: { tenant: string }; Body: Form }>) =>
     writerOf(db, request);
 
-  const html = (reply: FastifyReply, status: number, body: string) =>
-    reply.status(status).type("text/html; charset=utf-8").send(body);
-
   app.get(
     "/assets/:file",
     { schema: { ...hidden, params: Type.Object({ tenant: Type.String(), file: Type.String() }) } },
@@ -97,7 +95,7 @@ export const consoleRoutes: ModuleRoutes = async (app, { db, jobs, config }) => 
     { schema: { ...hidden, params: TenantParams, querystring: QueueQuery } },
     async (request, reply) => {
       const { tenant, context } = await who(request);
-      if (context.reviewer === undefined) return html(reply, 200, signInPage(tenant.name, false));
+      if (context.reviewer === undefined) return sendPage(reply, 200, signInPage(tenant.name, false));
       const query = request.query;
       const filter: QueueFilter = {
         status: query.status || undefined,
@@ -108,7 +106,7 @@ export const consoleRoutes: ModuleRoutes = async (app, { db, jobs, config }) => 
         minScore: query.min_score === "" || query.min_score === undefined ? undefined : query.min_score,
         limit: 200,
       };
-      return html(reply, 200, queuePage(context, filter, await listReviewQueue(db, tenant.id, filter)));
+      return sendPage(reply, 200, queuePage(context, filter, await listReviewQueue(db, tenant.id, filter)));
     },
   );
 
@@ -126,7 +124,7 @@ export const consoleRoutes: ModuleRoutes = async (app, { db, jobs, config }) => 
         now,
       );
       // the form again, as a page (200), saying only that it did not work
-      if (user === undefined) return html(reply, 200, signInPage(tenant.name, true));
+      if (user === undefined) return sendPage(reply, 200, signInPage(tenant.name, true));
       const token = await startSession(db, tenant.id, user.id, now);
       reply.header("set-cookie", cookie(tenant.name, token, SESSION_HOURS * 3600));
       return reply.redirect(`${consoleBase(tenant.name)}/`, 303);
@@ -151,7 +149,8 @@ export const consoleRoutes: ModuleRoutes = async (app, { db, jobs, config }) => 
     transactionId: string,
     notice?: { text: string; error: boolean; status: number },
   ) {
-    if (found.context.reviewer === undefined) return html(reply, 200, signInPage(found.tenant.name, false));
+    if (found.context.reviewer === undefined)
+      return sendPage(reply, 200, signInPage(found.tenant.name, false));
     const request = await getPriorAuth(db, found.tenant.id, transactionId);
     const [member, consumption] = await Promise.all([
       getMember(db, found.tenant.id, request.member_id).catch(() => undefined),
@@ -164,7 +163,7 @@ export const consoleRoutes: ModuleRoutes = async (app, { db, jobs, config }) => 
         : undefined,
     ]);
     const page = requestPage(found.context, request, { name: member?.name ?? null, consumption }, notice);
-    return html(reply, notice?.status ?? 200, page);
+    return sendPage(reply, notice?.status ?? 200, page);
   }
 
   app.get(

@@ -3,6 +3,7 @@ import Type from "typebox";
 import { requestContextOf } from "../../platform/context.js";
 import { AppError } from "../../platform/http/errors.js";
 import type { ModuleRoutes } from "../../platform/http/plugin.js";
+import { TenantParam } from "../../platform/http/tenant-auth.js";
 import { capabilityStatementOf } from "./capability.js";
 import { processMessage } from "./service.js";
 
@@ -81,7 +82,7 @@ export const fhirMetadataRoutes: ModuleRoutes = async (app, { config }) => {
       schema: {
         tags,
         summary: "The CapabilityStatement of the tenant's FHIR endpoint",
-        params: Type.Object({ tenant: Type.String({ pattern: "^[a-z0-9-]{1,63}$" }) }),
+        params: Type.Object({ tenant: TenantParam }),
         response: { 200: Resource("CapabilityStatement") },
       },
     },

@@ -25,7 +25,8 @@ export type ApiKeyLookup = (
   apiKey: string,
 ) => Promise<{ key_id: number; tenant: AuthenticatedTenant } | undefined>;
 
-const TenantParam = Type.String({
+/** the `{tenant}` of every tenant-scoped path (the API, FHIR, the console) */
+export const TenantParam = Type.String({
   pattern: "^[a-z0-9-]{1,63}$",
   description: "the tenant (per-client namespace)",
 });
