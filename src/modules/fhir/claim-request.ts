@@ -17,8 +17,8 @@ import type { FhirOrigin } from "../prior-auth/fhir/origin.js";
 import type { CreateInput } from "../prior-auth/schemas.js";
 import type { Entry, Message } from "./bundle.js";
 import { itemsOf, supportingInfoOf } from "./claim-items.js";
-import type { FhirClaim, FhirCoverage, FhirEncounter, FhirOrganization, FhirPatient } from "./schemas.js";
-import { codeIn, coverageClass, instantOf } from "./values.js";
+import type { FhirClaim, FhirCoverage, FhirEncounter, FhirPatient } from "./schemas.js";
+import { codeIn, coverageClass, instantOf, licenceOf } from "./values.js";
 
 /** a profile matches when it names the expected StructureDefinition, with any version or none */
 const isProfile = (profile: string, name: string) => profile.split("|")[0] === `${SD}${name}`;
@@ -112,9 +112,6 @@ function encounterOf(encounter: FhirEncounter | undefined): CreateInput["encount
   };
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
-
-const licenceOf = (organization: FhirOrganization | undefined, system: string) =>
-  organization?.identifier?.find((identifier) => identifier.system === system)?.value;
 
 function classValue(coverage: Entry<FhirCoverage>, type: "plan" | "group", message: Message) {
   const found = coverageClass(coverage.resource, type);

@@ -10,7 +10,7 @@ import { loadCoverage } from "../prior-auth/context.js";
 import { concept, responseMessageOf } from "../prior-auth/fhir/message.js";
 import type { Entry, Message } from "./bundle.js";
 import type { FhirCoverage, FhirEligibilityRequest } from "./schemas.js";
-import { coverageClass } from "./values.js";
+import { coverageClass, licenceOf } from "./values.js";
 
 /** what the request asks about, resolved in the bundle; refuses (400) what does not resolve */
 function readEligibilityRequest(message: Message) {
@@ -29,7 +29,7 @@ function readEligibilityRequest(message: Message) {
   const coverages = request.insurance.map((insurance, index) =>
     message.resolve(insurance.coverage, `${focus.path}.insurance[${index}].coverage`, "Coverage"),
   );
-  const license = provider?.resource.identifier?.find((id) => id.system === PROVIDER_LICENSE)?.value;
+  const license = licenceOf(provider?.resource, PROVIDER_LICENSE);
   if (provider !== undefined && license === undefined)
     problems.add(`${provider.path}.identifier`, `must hold the provider's licence (${PROVIDER_LICENSE})`);
   coverages.forEach((coverage) => {
@@ -153,7 +153,7 @@ export async function answerEligibility(ctx: RequestContext, message: Message): 
   const site: Site = answers.some((answer) => answer.site === "eligible")
     ? "eligible"
     : (answers.find((answer) => answer.site === "out-network")?.site ?? "not-eligible");
-  const payer = read.insurer.resource.identifier?.find((id) => id.system === PAYER_LICENSE)?.value ?? "";
+  const payer = licenceOf(read.insurer.resource, PAYER_LICENSE) ?? "";
   const fullUrlOf = (index: number) => message.bundle.entry[index]?.fullUrl ?? "";
   const at = ctx.now();
   const response: CoverageEligibilityResponse = {

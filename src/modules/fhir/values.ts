@@ -17,3 +17,9 @@ export const coverageClass = (
   coverage: { class: { type: { coding: { code?: string }[] }; value: string }[] },
   type: "plan" | "group",
 ) => coverage.class.find((entry) => entry.type.coding.some((coding) => coding.code === type))?.value;
+
+/** an organization's licence in `system` (provider-license, payer-license): how NPHIES names parties */
+export const licenceOf = (
+  organization: { identifier?: { system?: string; value?: string }[] | undefined } | undefined,
+  system: string,
+) => organization?.identifier?.find((identifier) => identifier.system === system)?.value;
