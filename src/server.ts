@@ -39,6 +39,16 @@ export async function startServer(
     const app = await buildApp(config, db, jobs.queue);
     await jobs.start(app.log);
     const stopMaintenance = await startEmbeddedMaintenance(db, app.log);
+    let closing: Promise<void> | undefined;
+    const close = () => {
+      closing ??= (async () => {
+        stopMaintenance();
+        await app.close();
+        await jobs.stop();
+        await db.close();
+      })();
+      return closing;
+    };
     if (config.demo)
       // before listening: once the service answers, the demo is there
       await seedAtStart(
@@ -48,9 +58,7 @@ export async function startServer(
         bootstrap.generated.apiKey,
         out,
       ).catch(async (error) => {
-        stopMaintenance();
-        await app.close();
-        await jobs.stop();
+        await close();
         throw error;
       });
     const url = await app.listen({ port: config.port, host: config.host });
@@ -63,16 +71,6 @@ export async function startServer(
       },
       "mizan is serving",
     );
-    let closing: Promise<void> | undefined;
-    const close = () => {
-      closing ??= (async () => {
-        stopMaintenance();
-        await app.close();
-        await jobs.stop();
-        await db.close();
-      })();
-      return closing;
-    };
     return { app, db, url, close };
   } catch (error) {
     await db.close().catch(() => {});
