@@ -66,10 +66,7 @@ export const fhirRoutes: ModuleRoutes = async (app, { db, jobs }) => {
         request.body,
         request.messageHash,
       );
-      return reply
-        .type(FHIR_JSON)
-        .serializer((text) => text as string)
-        .send(response);
+      return reply.type(FHIR_JSON).send(response);
     },
   );
 };
