@@ -273,7 +273,6 @@ export function claimRequestOf(
       tax: item.tax,
       patient_share: item.patientShare,
     })),
-    currency: "SAR",
   };
   const paths: ClaimPaths = {
     identifier: `${claim.path}.identifier[0].value`,

@@ -7,7 +7,7 @@ import { CS, EXTENSION, HL7, PAYER_LICENSE, PROVIDER_LICENSE, profile } from "..
 import { memberRepo } from "../members/repo.js";
 import { policyRepo } from "../policies/repo.js";
 import { loadCoverage } from "../prior-auth/context.js";
-import { concept, responseMessageOf } from "../prior-auth/fhir/message.js";
+import { concept, moneyOf, responseMessageOf } from "../prior-auth/fhir/message.js";
 import type { Entry, Message } from "./bundle.js";
 import type { FhirCoverage, FhirEligibilityRequest } from "./schemas.js";
 import { coverageClass, licenceOf } from "./values.js";
@@ -105,8 +105,6 @@ async function answerCoverage(
 
 type Answer = Awaited<ReturnType<typeof answerCoverage>>;
 
-const money = (amount: number) => ({ value: amount / 100, currency: "SAR" as const });
-
 function benefitsOf(answer: Answer) {
   const category = answer.facts?.category;
   if (category === undefined) return [];
@@ -118,8 +116,8 @@ function benefitsOf(answer: Answer) {
       benefit: [
         {
           type: concept(`${HL7}benefit-type`, "benefit"),
-          allowedMoney: money(category.limit),
-          usedMoney: money(category.utilized),
+          allowedMoney: moneyOf(category.limit),
+          usedMoney: moneyOf(category.utilized),
         },
       ],
     },
@@ -129,8 +127,8 @@ function benefitsOf(answer: Answer) {
       benefit: [
         {
           type: concept(`${HL7}benefit-type`, "benefit"),
-          allowedMoney: money(benefit.limit),
-          usedMoney: money(benefit.utilized),
+          allowedMoney: moneyOf(benefit.limit),
+          usedMoney: moneyOf(benefit.utilized),
         },
       ],
     })),

@@ -7,6 +7,9 @@ export const concept = (system: string, code: string, display?: string): Codeabl
   coding: [{ system, code, ...(display === undefined ? {} : { display }) }],
 });
 
+/** halalas as FHIR Money: NPHIES amounts are riyals */
+export const moneyOf = (halalas: number) => ({ value: halalas / 100, currency: "SAR" as const });
+
 /** a received resource as a response entry: as it was sent (checked on receipt) */
 export const entryOf = (received: ReceivedEntry): BundleEntry => ({
   fullUrl: received.fullUrl,

@@ -36,6 +36,4 @@ export interface FhirOrigin {
   insurer: ReceivedEntry | null;
   /** by item index: the item's sequence and the amounts sent beside its unit price (riyals) */
   items: { sequence: number; tax: number; patient_share: number }[];
-  /** NPHIES amounts are riyals */
-  currency: "SAR";
 }

@@ -18,7 +18,7 @@ import {
 } from "../../../reference/nphies-fhir.js";
 import { reasonsOf } from "../present.js";
 import type { ItemRow, PriorAuthRow } from "../repo.js";
-import { concept, responseMessageOf } from "./message.js";
+import { concept, moneyOf, responseMessageOf } from "./message.js";
 import type { FhirOrigin } from "./origin.js";
 
 /** how long a prior authorization is valid when the reviewer set no referral validity */
@@ -57,10 +57,9 @@ type Amounts = ReturnType<typeof itemAmounts>;
 const CATEGORIES = ["submitted", "eligible", "benefit", "copay", "tax"] as const;
 
 function itemOf(row: ItemRow, origin: FhirOrigin, amounts: Amounts): ClaimResponseItem {
-  const money = (halalas: number) => ({ value: halalas / 100, currency: origin.currency });
   const adjudication: ClaimResponseItemAdjudication[] = CATEGORIES.map((category) => ({
     category: concept(`${HL7}adjudication`, category),
-    amount: money(amounts[category]),
+    amount: moneyOf(amounts[category]),
   }));
   adjudication.push({
     category: concept(`${CS}ksa-adjudication`, "approved-quantity"),
@@ -76,7 +75,7 @@ function itemOf(row: ItemRow, origin: FhirOrigin, amounts: Amounts): ClaimRespon
           : concept(ADJUDICATION_REASON, reason.nphiesCode)),
         text: reason.message,
       },
-      amount: money(refused),
+      amount: moneyOf(refused),
     });
   return {
     itemSequence: origin.items[row.item_index]?.sequence ?? row.item_index + 1,
@@ -166,7 +165,7 @@ export function claimResponseBundleOf(
     item: rows.map((row, index) => itemOf(row, origin, amounts[index] as Amounts)),
     total: CATEGORIES.filter((category) => category !== "submitted").map((category) => ({
       category: concept(`${HL7}adjudication`, category),
-      amount: { value: total(category) / 100, currency: origin.currency },
+      amount: moneyOf(total(category)),
     })),
     insurance: [{ sequence: 1, focal: true, coverage: { reference: origin.coverage.fullUrl } }],
   };
