@@ -15,10 +15,16 @@ function cookieOf(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
+/** the tenant whose console the path names; a name no tenant has is no console (404) */
+export async function consoleTenantOf(db: Db, name: string) {
+  const tenant = await findTenant(db, name);
+  if (tenant === undefined) throw new AppError("E_ROUTE_NOT_FOUND_404", "No such console");
+  return tenant;
+}
+
 /** the tenant of the path and its signed-in reviewer, when there is one (a session of another tenant is none) */
 export async function reviewerOf(db: Db, request: FastifyRequest<{ Params: { tenant: string } }>) {
-  const tenant = await findTenant(db, request.params.tenant);
-  if (tenant === undefined) throw new AppError("E_ROUTE_NOT_FOUND_404", "No such console");
+  const tenant = await consoleTenantOf(db, request.params.tenant);
   const token = cookieOf(request);
   const session = token === undefined ? undefined : await findSession(db, tenant.id, token, new Date());
   const context: PageContext = {

@@ -11,9 +11,8 @@ import { createCommunication } from "../prior-auth/communications/service.js";
 import { listReviewQueue, type QueueFilter } from "../prior-auth/queue.js";
 import { getPriorAuth } from "../prior-auth/view.js";
 import { cancelPriorAuth, reopenPriorAuth, updatePriorAuth } from "../prior-auth/workflow.js";
-import { findTenant } from "../tenants/service.js";
 import { signIn } from "../users/service.js";
-import { reviewerOf, writerOf } from "./access.js";
+import { consoleTenantOf, reviewerOf, writerOf } from "./access.js";
 import { consoleBatchRoutes } from "./batch-routes.js";
 import { decisionOf, type Form } from "./forms.js";
 import { consoleBase, sendPage } from "./layout.js";
@@ -114,8 +113,7 @@ export const consoleRoutes: ModuleRoutes = async (app, { db, jobs, config }) => 
     "/sign-in",
     { schema: { ...hidden, params: TenantParams, body: FormBody } },
     async (request, reply) => {
-      const tenant = await findTenant(db, request.params.tenant);
-      if (tenant === undefined) throw new AppError("E_ROUTE_NOT_FOUND_404", "No such console");
+      const tenant = await consoleTenantOf(db, request.params.tenant);
       const now = new Date();
       const user = await signIn(
         db,
