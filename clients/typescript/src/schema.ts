@@ -6801,6 +6801,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description the tenant (per-client namespace) */
                     tenant: string;
                 };
                 cookie?: never;
