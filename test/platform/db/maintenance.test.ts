@@ -31,7 +31,10 @@ describe("the embedded database's stand-in for autovacuum", () => {
       await db.exec("INSERT INTO quiet SELECT generate_series(1, 500)");
       await sleep(150);
       assert.equal(await rowsEstimate(db, "busy"), 0, "5 writes are below 10 + a tenth of 0 rows");
-      for (let i = 5; i < 12; i++) await db.query("INSERT INTO busy VALUES ($1)", [i]);
+      // in one transaction, so that no check analyzes the table between the 11th write and the 12th
+      await db.transaction(async (tx) => {
+        for (let i = 5; i < 12; i++) await tx.query("INSERT INTO busy VALUES ($1)", [i]);
+      });
       let estimate = 0;
       for (let wait = 0; wait < 500 && estimate === 0; wait++) {
         await sleep(20);
