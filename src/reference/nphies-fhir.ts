@@ -20,14 +20,19 @@ export const ADJUDICATION_OUTCOME = `${CS}adjudication-outcome`;
 /** the engine's own reasons that NPHIES has no code for (the anomaly score's) */
 export const ENGINE_REASON = "urn:mizan:engine-reason";
 
-/** the request events this endpoint processes, and the response event of each */
+/** the events a payer receives from NPHIES, and the response event of each */
 export const RESPONSE_EVENT = {
   "priorauth-request": "priorauth-response",
   "claim-request": "claim-response",
   "eligibility-request": "eligibility-response",
+  "cancel-request": "cancel-response",
+  "status-check": "status-response",
+  communication: "acknowledgement",
+  "batch-request": "batch-response",
+  "error-notice": "acknowledgement",
 } as const;
 export type RequestEvent = keyof typeof RESPONSE_EVENT;
-export type ClaimEvent = Exclude<RequestEvent, "eligibility-request">;
+export type ClaimEvent = "priorauth-request" | "claim-request";
 
 /** Claim.type (HL7 claim-type) to the engine's claim type */
 export const CLAIM_TYPE = {
@@ -107,4 +112,19 @@ export const EXTENSION = {
   newborn: `${SD}extension-newborn`,
   adjudicationOutcome: `${SD}extension-adjudication-outcome`,
   siteEligibility: `${SD}extension-siteEligibility`,
+  reissue: `${SD}extension-adjudication-reissue`,
+  transfer: `${SD}extension-transfer`,
+  episode: `${SD}extension-episode`,
+  eligibilityOfflineReference: `${SD}extension-eligibility-offline-reference`,
+  eligibilityOfflineDate: `${SD}extension-eligibility-offline-date`,
+  eligibilityResponse: `${SD}extension-eligibility-response`,
+  authorizationOfflineDate: `${SD}extension-authorization-offline-date`,
+  package: `${SD}extension-package`,
+  maternity: `${SD}extension-maternity`,
+  batchIdentifier: `${SD}extension-batch-identifier`,
+  batchNumber: `${SD}extension-batch-number`,
+  itemSequence: `${SD}extension-claimItemSequence`,
 } as const;
+
+/** coding systems of the claim items that are not NPHIES's own billing code lists */
+export const SFDA_UNLISTED_DRUG = "99999999999999";

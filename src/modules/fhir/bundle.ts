@@ -2,7 +2,7 @@ import type { Static } from "typebox";
 import { Compile, type Validator } from "typebox/compile";
 import { AppError } from "../../platform/http/errors.js";
 import { MESSAGE_EVENTS, RESPONSE_EVENT, type RequestEvent } from "../../reference/nphies-fhir.js";
-import type { ReceivedEntry } from "../prior-auth/fhir/origin.js";
+import type { ReceivedEntry } from "./origin.js";
 import { Bundle, type FhirBundle, MessageHeader, RESOURCE_SCHEMAS, type Reference } from "./schemas.js";
 
 /**

@@ -13,7 +13,7 @@ import {
   PROVIDER_LICENSE,
   SD,
 } from "../../reference/nphies-fhir.js";
-import type { FhirOrigin } from "../prior-auth/fhir/origin.js";
+import type { FhirOrigin } from "./origin.js";
 import type { CreateInput } from "../prior-auth/schemas.js";
 import type { Entry, Message } from "./bundle.js";
 import { itemsOf, supportingInfoOf } from "./claim-items.js";

@@ -7,7 +7,7 @@ import { CS, EXTENSION, HL7, PAYER_LICENSE, PROVIDER_LICENSE, profile } from "..
 import { memberRepo } from "../members/repo.js";
 import { policyRepo } from "../policies/repo.js";
 import { loadCoverage } from "../prior-auth/context.js";
-import { concept, moneyOf, responseMessageOf } from "../prior-auth/fhir/message.js";
+import { concept, moneyOf, responseMessageOf } from "./message.js";
 import type { Entry, Message } from "./bundle.js";
 import type { FhirCoverage, FhirEligibilityRequest } from "./schemas.js";
 import { coverageClass, licenceOf } from "./values.js";

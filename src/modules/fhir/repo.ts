@@ -1,4 +1,5 @@
 import type { Queryable } from "../../platform/db/db.js";
+import type { FhirOrigin } from "./origin.js";
 
 export interface FhirMessageRow {
   content_hash: string;
@@ -28,5 +29,77 @@ export const fhirMessageRepo = {
        VALUES ($1, $2, $3, $4, $5, $6)`,
       [tenantId, message.messageId, message.event, message.contentHash, message.transactionId, response],
     );
+  },
+};
+
+/** what the FHIR area keeps of a prior authorization that came as a NPHIES message */
+export interface FhirRequestRow {
+  prior_authorization_id: number;
+  transaction_id: string;
+  origin: FhirOrigin;
+  /** responses sent so far; the first answered the request itself */
+  responses_sent: number;
+  /** of them, complete (not pended) ones: a complete response after the first is a reissue */
+  complete_sent: number;
+}
+
+const REQUEST_COLUMNS = "prior_authorization_id, transaction_id, origin, responses_sent, complete_sent";
+
+/** the requests that came as messages (fhir_requests: this module's table) */
+export const fhirRequestRepo = {
+  async insert(
+    tx: Queryable,
+    tenantId: number,
+    row: FhirRequestRow,
+  ): Promise<void> {
+    await tx.query(
+      `INSERT INTO fhir_requests (tenant_id, prior_authorization_id, transaction_id, origin, responses_sent,
+         complete_sent) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [
+        tenantId,
+        row.prior_authorization_id,
+        row.transaction_id,
+        JSON.stringify(row.origin),
+        row.responses_sent,
+        row.complete_sent,
+      ],
+    );
+  },
+
+  async findByPriorAuthId(db: Queryable, priorAuthId: number): Promise<FhirRequestRow | undefined> {
+    const rows = await db.query<FhirRequestRow>(
+      `SELECT ${REQUEST_COLUMNS} FROM fhir_requests WHERE prior_authorization_id = $1`,
+      [priorAuthId],
+    );
+    return rows[0];
+  },
+
+  async findByTransactionId(
+    db: Queryable,
+    tenantId: number,
+    transactionId: string,
+  ): Promise<FhirRequestRow | undefined> {
+    const rows = await db.query<FhirRequestRow>(
+      `SELECT ${REQUEST_COLUMNS} FROM fhir_requests WHERE tenant_id = $1 AND transaction_id = $2`,
+      [tenantId, transactionId],
+    );
+    return rows[0];
+  },
+
+  /** one more response sent (complete: not pended); returns the counts after it */
+  async countSent(
+    tx: Queryable,
+    priorAuthId: number,
+    complete: boolean,
+  ): Promise<{ responses_sent: number; complete_sent: number }> {
+    const rows = await tx.query<{ responses_sent: number; complete_sent: number }>(
+      `UPDATE fhir_requests SET responses_sent = responses_sent + 1,
+         complete_sent = complete_sent + CASE WHEN $2 THEN 1 ELSE 0 END, updated_at = now()
+       WHERE prior_authorization_id = $1 RETURNING responses_sent, complete_sent`,
+      [priorAuthId, complete],
+    );
+    const counts = rows[0];
+    if (counts === undefined) throw new Error(`no FHIR request for prior authorization ${priorAuthId}`);
+    return counts;
   },
 };

@@ -97,6 +97,26 @@ export const memberRepo = {
     return rows[0];
   },
 
+  /**
+   * Members any of `identifiers` names: as member id, national id (or iqama) or passport; member-id
+   * matches first. One text of values separated by U+001F, so the embedded database runs it prepared.
+   */
+  async findByIdentifiers(
+    db: Queryable,
+    tenantId: number,
+    identifiers: readonly string[],
+  ): Promise<{ pk: number; member_id: string; matched_by: "member_id" | "national_id" | "passport" }[]> {
+    if (identifiers.length === 0) return [];
+    return db.query(
+      `SELECT id AS pk, member_id, CASE WHEN member_id = ANY(v.ids) THEN 'member_id'
+         WHEN national_id = ANY(v.ids) THEN 'national_id' ELSE 'passport' END AS matched_by
+       FROM members, (SELECT string_to_array($2, chr(31)) AS ids) AS v
+       WHERE tenant_id = $1 AND (member_id = ANY(v.ids) OR national_id = ANY(v.ids) OR passport = ANY(v.ids))
+       ORDER BY (member_id = ANY(v.ids)) DESC, id LIMIT 10`,
+      [tenantId, identifiers.join("\u001f")],
+    );
+  },
+
   /** the member's database id (what links, requests and declarations reference) */
   async findPk(db: Queryable, tenantId: number, memberId: string): Promise<number | undefined> {
     const rows = await db.query<{ id: number }>(

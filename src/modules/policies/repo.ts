@@ -30,6 +30,19 @@ export interface PatientLinkRow {
   is_vip: boolean;
 }
 
+/** a policy a member is linked to, as a payer finds the member's coverage (DATE texts) */
+export interface MemberPolicyRow {
+  policy_id: number;
+  policy_no: string;
+  ph_erp_id: string;
+  policy_status: string;
+  policy_start: string;
+  policy_end: string;
+  link_status: string;
+  link_start: string;
+  link_end: string;
+}
+
 /** a new link between a member and a policy */
 export interface NewPatientLink {
   member_pk: number;
@@ -204,6 +217,19 @@ export const patientLinkRepo = {
         links.map((l) => l.insured_notes),
         links.map((l) => l.additional_date),
       ],
+    );
+  },
+
+  /** every policy the member is linked to, with its holder's code, the latest link first */
+  listPoliciesOfMember(db: Queryable, memberPk: number): Promise<MemberPolicyRow[]> {
+    return db.query<MemberPolicyRow>(
+      `SELECT p.id AS policy_id, p.policy_no, ph.ph_erp_id, p.status AS policy_status,
+         p.start_date::text AS policy_start, p.end_date::text AS policy_end, pp.status AS link_status,
+         pp.start_date::text AS link_start, pp.end_date::text AS link_end
+       FROM patient_policies pp JOIN policies p ON p.id = pp.policy_id
+       JOIN policy_holders ph ON ph.id = p.policy_holder_id
+       WHERE pp.member_pk = $1 ORDER BY pp.end_date DESC, pp.id DESC`,
+      [memberPk],
     );
   },
 

@@ -1,10 +1,21 @@
 import type { TenantActor } from "../../platform/audit/audit.js";
 import type { Queryable } from "../../platform/db/db.js";
-import { type EventHookType, emitEvent, FHIR_MESSAGE_EVENT } from "../../platform/events/outbox.js";
+import { type EventHookType, emitEvent } from "../../platform/events/outbox.js";
+import { publish } from "../../platform/events/reactions.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
-import { claimResponseBundleOf } from "./fhir/response.js";
 import { eventDataOf } from "./present.js";
 import { type ItemRow, type PriorAuthRow, priorAuthRepo } from "./repo.js";
+
+/** the domain event published whenever a request's decisions are made or change (DomainEvent.data) */
+export const PRIOR_AUTH_DECIDED = "prior-auth.decided";
+export type DecisionCause = "created" | "reviewed" | "reopened" | "communicated";
+export interface PriorAuthDecided {
+  priorAuthId: number;
+  transactionId: string;
+  cause: DecisionCause;
+  /** a reopen's reason (REOPEN_REASONS) */
+  reopenReason?: string;
+}
 
 /**
  * The request's events, in the transaction of the change: each carries the whole request as it now is
@@ -18,6 +29,8 @@ export async function emitPriorAuthEvents(
   priorAuthId: number,
   hookTypes: readonly EventHookType[],
   source: "ENGINE" | "REVIEWER",
+  /** set when the decisions were made or changed: then PRIOR_AUTH_DECIDED is published too */
+  decided: Omit<PriorAuthDecided, "priorAuthId" | "transactionId"> | null,
   extra: Record<string, unknown> = {},
   /** the request as it now is, when the caller has it at hand (create): saves reading it back */
   known?: { pa: PriorAuthRow; items: ItemRow[] },
@@ -37,14 +50,8 @@ export async function emitPriorAuthEvents(
       requestId: actor.requestId,
     });
   }
-  // a request that came as a NPHIES message is answered again whenever its decision changes after the
-  // first answer (the create's reply): the response bundle goes to the tenant's NPHIES endpoint
-  if (row.fhir !== null && known === undefined && hookTypes.includes("PRE_AUTH_RESULT"))
-    await emitEvent(tx, jobs, actor.tenantId, {
-      hookType: "NPHIES",
-      eventType: FHIR_MESSAGE_EVENT,
-      data: claimResponseBundleOf(row, row.fhir, items, new Date()),
-      subject: `prior-auth:${row.transaction_id}`,
-      requestId: actor.requestId,
-    });
+  if (decided !== null) {
+    const data: PriorAuthDecided = { priorAuthId, transactionId: row.transaction_id, ...decided };
+    await publish(tx, jobs, actor, { type: PRIOR_AUTH_DECIDED, data: { ...data } });
+  }
 }

@@ -1,7 +1,6 @@
 import { decimalOf } from "../../engine/money.js";
 import type { ItemDecision, Reason } from "../../engine/prior-auth/types.js";
 import type { Queryable } from "../../platform/db/db.js";
-import type { FhirOrigin } from "./fhir/origin.js";
 import type { CreateInput, ItemInput } from "./schemas.js";
 
 export type PriorAuthStatus =
@@ -43,8 +42,6 @@ export interface PriorAuthRow {
   response_bundle_date: Date | null;
   engine_runs: number;
   cancelled_at: Date | null;
-  /** the NPHIES message it came as; null for a request created through the JSON API */
-  fhir: FhirOrigin | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -53,7 +50,7 @@ const COLUMNS = `id, transaction_id, member_pk, policy_id, status, mode, authori
   provider_cchi_no, provider_id, treatment_date, request, note, request_alerts, reviewer_erp_id, approval_remarks,
   referral_remarks, internal_referral_notes, internal_notes, referral_cchi_code, referral_valid_days, referred_at,
   nphies_reopen_reason, nphies_reopen_at, reopened_by, response_bundle_id, response_bundle_status,
-  response_bundle_date, engine_runs, cancelled_at, fhir, created_at, updated_at`;
+  response_bundle_date, engine_runs, cancelled_at, created_at, updated_at`;
 
 /** an item as stored: as submitted, with its current decision (NUMERIC columns read as text) */
 export interface ItemRow extends StoredDecision {
@@ -140,7 +137,6 @@ export function newPriorAuthRow(
     | "request"
     | "note"
     | "request_alerts"
-    | "fhir"
   >,
   now: Date,
 ): PriorAuthRow {
@@ -212,9 +208,9 @@ export const priorAuthRepo = {
       `WITH pa AS (
          INSERT INTO prior_authorizations (id, tenant_id, transaction_id, member_pk, policy_id, status, mode,
            authorization_number, transaction_type, provider_cchi_no, provider_id, treatment_date, primary_diagnosis,
-           request, note, request_alerts, engine_runs, fhir, created_at, updated_at)
+           request, note, request_alerts, engine_runs, created_at, updated_at)
          OVERRIDING SYSTEM VALUE
-         VALUES ($19, $1, $2, $3, $4, 'PENDING', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 1, $21, $20, $20)
+         VALUES ($19, $1, $2, $3, $4, 'PENDING', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 1, $20, $20)
          RETURNING id),
        items AS (
          INSERT INTO prior_authorization_items (tenant_id, prior_authorization_id, item_index, service_code,
@@ -260,7 +256,6 @@ export const priorAuthRepo = {
         JSON.stringify(history.details),
         pa.id,
         pa.created_at,
-        pa.fhir === null ? null : JSON.stringify(pa.fhir),
       ],
     );
   },

@@ -10,7 +10,6 @@ import { requireFoundPolicy } from "../policies/service.js";
 import { providerRepo } from "../providers/repo.js";
 import { engineRequestOf, loadEngineContext, primaryDiagnosisOf, type Subject } from "./context.js";
 import { emitPriorAuthEvents } from "./events.js";
-import type { FhirOrigin } from "./fhir/origin.js";
 import { ensureDescribedBenefits, ensureMember, ensurePolicy, lockMember } from "./lightweight.js";
 import { itemResultOf } from "./present.js";
 import { type ItemRow, itemRowOf, newPriorAuthRow, type PriorAuthRow, priorAuthRepo } from "./repo.js";
@@ -103,7 +102,7 @@ async function lockSubject(tx: Queryable, ctx: RequestContext, input: CreateInpu
  * Adjudicates a new request in the tenant's mode and answers it as the JSON API does (201 body).
  */
 export async function createPriorAuth(ctx: RequestContext, input: CreateInput) {
-  const { pa, items } = await adjudicateNewRequest(ctx, input, null);
+  const { pa, items } = await adjudicateNewRequest(ctx, input);
   return {
     pre_auth_internal_id: pa.id,
     status: "COMPLETED",
@@ -125,7 +124,6 @@ export async function createPriorAuth(ctx: RequestContext, input: CreateInput) {
 export async function adjudicateNewRequest(
   ctx: RequestContext,
   input: CreateInput,
-  fhir: FhirOrigin | null,
   /** what the caller writes with the request, in its transaction and round trip (the FHIR answer) */
   alongside?: (tx: Queryable, stored: { pa: PriorAuthRow; items: ItemRow[] }) => Promise<unknown>,
 ): Promise<{ pa: PriorAuthRow; items: ItemRow[] }> {
@@ -176,7 +174,6 @@ export async function adjudicateNewRequest(
           request: input,
           note: decision.note,
           request_alerts: [...memberAlerts(member, input), ...decision.requestAlerts],
-          fhir,
         },
         now,
       );
@@ -195,7 +192,10 @@ export async function adjudicateNewRequest(
           entityKey: input.transaction_id,
           details,
         }),
-        emitPriorAuthEvents(tx, ctx.jobs, ctx, id, ["PRE_AUTH_RESULT"], "ENGINE", {}, { pa, items }),
+        emitPriorAuthEvents(tx, ctx.jobs, ctx, id, ["PRE_AUTH_RESULT"], "ENGINE", { cause: "created" }, {}, {
+          pa,
+          items,
+        }),
         alongside?.(tx, { pa, items }),
       ]);
       return { pa, items };

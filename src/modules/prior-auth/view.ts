@@ -46,18 +46,6 @@ export async function getPriorAuth(db: Db, tenantId: number, transactionId: stri
     response_bundle_status: pa.response_bundle_status,
     response_bundle_date: iso(pa.response_bundle_date),
     engine_runs: pa.engine_runs,
-    // the NPHIES message a request came as (README "NPHIES FHIR interface"); absent for the JSON API's
-    ...(pa.fhir === null
-      ? {}
-      : {
-          fhir: {
-            event: pa.fhir.event,
-            bundle_id: pa.fhir.bundle_id,
-            message_header_id: pa.fhir.message_id,
-            claim_id: pa.fhir.claim_id,
-            claim_identifier: pa.fhir.claim_identifier,
-          },
-        }),
     cancelled_at: iso(pa.cancelled_at),
     created_at: pa.created_at.toISOString(),
     updated_at: pa.updated_at.toISOString(),

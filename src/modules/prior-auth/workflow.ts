@@ -9,7 +9,7 @@ import { policyRepo } from "../policies/repo.js";
 import { templateRepo } from "../policy-templates/repo.js";
 import { userRepo } from "../users/repo.js";
 import { engineRequestOf, loadEngineContext } from "./context.js";
-import { emitPriorAuthEvents } from "./events.js";
+import { type PriorAuthDecided, emitPriorAuthEvents } from "./events.js";
 import { lockMember } from "./lightweight.js";
 import { itemRowOf, type PriorAuthRow, type PriorAuthStatus, priorAuthRepo } from "./repo.js";
 import { REOPENABLE, requireTransition, reviewedDecisions } from "./review.js";
@@ -42,6 +42,7 @@ async function recordTransition(
   events: {
     hookTypes: readonly EventHookType[];
     source: "ENGINE" | "REVIEWER";
+    decided?: Omit<PriorAuthDecided, "priorAuthId" | "transactionId">;
     extra?: Record<string, unknown>;
   },
 ): Promise<void> {
@@ -60,7 +61,16 @@ async function recordTransition(
     details: { from: pa.status, to: change.to, ...(change.details ?? {}) },
   });
   if (events.hookTypes.length > 0)
-    await emitPriorAuthEvents(tx, jobs, actor, pa.id, events.hookTypes, events.source, events.extra);
+    await emitPriorAuthEvents(
+      tx,
+      jobs,
+      actor,
+      pa.id,
+      events.hookTypes,
+      events.source,
+      events.decided ?? null,
+      events.extra,
+    );
 }
 
 /**
@@ -156,7 +166,11 @@ export function updatePriorAuth(
         to: input.status,
         details: { reviewer: input.erp_reviewer_id, items: input.items?.length ?? 0 },
       },
-      { hookTypes: referred ? ["PRE_AUTH_RESULT", "REFERRED"] : ["PRE_AUTH_RESULT"], source: "REVIEWER" },
+      {
+        hookTypes: referred ? ["PRE_AUTH_RESULT", "REFERRED"] : ["PRE_AUTH_RESULT"],
+        source: "REVIEWER",
+        decided: { cause: "reviewed" },
+      },
     );
   });
 }
@@ -203,7 +217,12 @@ export function reopenPriorAuth(
       actor,
       pa,
       { action: "reopen", to: "PENDING", details: { ...reopening, note } },
-      { hookTypes: ["REOPENED", "PRE_AUTH_RESULT"], source: "ENGINE", extra: { reopen: reopening } },
+      {
+        hookTypes: ["REOPENED", "PRE_AUTH_RESULT"],
+        source: "ENGINE",
+        decided: { cause: "reopened", reopenReason: input.nphies_reopen_reason },
+        extra: { reopen: reopening },
+      },
     );
   });
 }

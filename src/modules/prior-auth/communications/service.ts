@@ -41,9 +41,16 @@ export function createCommunication(
       details: { communication_id: id, from: pa.status, to: "PENDING" },
     });
     const { transaction_id: _t, ...communication } = input;
-    await emitPriorAuthEvents(tx, jobs, actor, pa.id, ["COMMUNICATION", "PRE_AUTH_RESULT"], "ENGINE", {
-      communication: { id, ...communication },
-    });
+    await emitPriorAuthEvents(
+      tx,
+      jobs,
+      actor,
+      pa.id,
+      ["COMMUNICATION", "PRE_AUTH_RESULT"],
+      "ENGINE",
+      { cause: "communicated" },
+      { communication: { id, ...communication } },
+    );
     return id;
   });
 }

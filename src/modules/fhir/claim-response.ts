@@ -4,7 +4,7 @@ import type {
   ClaimResponseItem,
   ClaimResponseItemAdjudication,
 } from "@medplum/fhirtypes";
-import { halalasOf } from "../../../engine/money.js";
+import { halalasOf } from "../../engine/money.js";
 import {
   ADJUDICATION_OUTCOME,
   ADJUDICATION_REASON,
@@ -15,9 +15,9 @@ import {
   PAYER_LICENSE,
   profile,
   RESPONSE_EVENT,
-} from "../../../reference/nphies-fhir.js";
-import { reasonsOf } from "../present.js";
-import type { ItemRow, PriorAuthRow } from "../repo.js";
+} from "../../reference/nphies-fhir.js";
+import { reasonsOf } from "../prior-auth/present.js";
+import type { ItemRow, PriorAuthRow } from "../prior-auth/repo.js";
 import { concept, moneyOf, responseMessageOf } from "./message.js";
 import type { FhirOrigin } from "./origin.js";
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Bundle, BundleEntry, CodeableConcept, MessageHeader, Resource } from "@medplum/fhirtypes";
-import { MESSAGE_EVENTS, PAYER_LICENSE, PROVIDER_LICENSE, profile } from "../../../reference/nphies-fhir.js";
+import { MESSAGE_EVENTS, PAYER_LICENSE, PROVIDER_LICENSE, profile } from "../../reference/nphies-fhir.js";
 import type { ReceivedEntry } from "./origin.js";
 
 export const concept = (system: string, code: string, display?: string): CodeableConcept => ({
