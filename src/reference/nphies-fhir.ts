@@ -92,6 +92,8 @@ export const INFORMATION_CATEGORY = {
   "physical-examination": "PHYSICAL_EXAMINATION",
   "history-of-present-illness": "HISTORY_OF_PRESENT_ILLNESS",
   "investigation-result": "INVESTIGATION_RESULT",
+  "admission-weight": "ADMISSION_WEIGHT",
+  "estimated-Length-of-Stay": "ESTIMATED_LENGTH_OF_STAY",
 } as const;
 
 /** Patient.maritalStatus (HL7 v3 MaritalStatus) to the API's marital status */
@@ -128,3 +130,47 @@ export const EXTENSION = {
 
 /** coding systems of the claim items that are not NPHIES's own billing code lists */
 export const SFDA_UNLISTED_DRUG = "99999999999999";
+
+/**
+ * The engine's NPHIES reasons (NDC001-NDC086, what the JSON API reports) in the adjudication-reason code
+ * list of implementation guide v2.6 (AD/CV/MN/SE/BE codes), which a ClaimResponse is validated against.
+ * A code without an entry here goes out as it is (the older list, still in use across releases).
+ */
+export const ADJUDICATION_REASON_V2: Readonly<Record<string, string>> = {
+  NDC001: "BE-1-4",
+  NDC002: "CV-1-3",
+  NDC003: "CV-1-4",
+  NDC017: "CV-1-8",
+  NDC032: "CV-2-1",
+  NDC033: "CV-2-1",
+  NDC034: "AD-2-3",
+  NDC035: "CV-1-1",
+  NDC036: "CV-1-8",
+  NDC038: "BE-1-3",
+  NDC043: "CV-1-9",
+  NDC045: "CV-4-6",
+  NDC048: "SE-1-9",
+  NDC051: "SE-1-9",
+  NDC052: "AD-3-5",
+  NDC053: "AD-3-6",
+  NDC054: "AD-3-7",
+  NDC055: "AD-3-8",
+  NDC056: "CV-4-2",
+  NDC060: "AD-1-4",
+  NDC076: "AD-2-1",
+  NDC079: "BE-1-3",
+  NDC080: "AD-2-4",
+  NDC081: "AD-2-4",
+};
+
+/** the adjudication-error codes a payer answers a claim it cannot adjudicate with */
+export const ADJUDICATION_ERROR = {
+  memberNumberNotFound: { code: "1657", display: "Member number not found" },
+  noMemberFound: { code: "1658", display: "No member found with the supplied patient credentials" },
+  providerNotContracted: {
+    code: "1659",
+    display: "Provider license is not a contracted provider as of the date of service",
+  },
+  diagnosis: { code: "1413", display: "Incorrect value in element: [Claim.diagnosis.diagnosisCodeableConcept]" },
+} as const;
+export type AdjudicationError = (typeof ADJUDICATION_ERROR)[keyof typeof ADJUDICATION_ERROR];

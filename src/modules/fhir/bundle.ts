@@ -108,6 +108,37 @@ export class Message {
     return { fullUrl: sent.fullUrl, resource: sent.resource };
   }
 
+  /** the index of the entry a reference names (`fullUrl`, `Type/id`, or a fullUrl ending in it), or -1 */
+  indexOf(target: string): number {
+    return this.bundle.entry.findIndex(
+      (entry) =>
+        entry.fullUrl === target ||
+        (entry.resource.id !== undefined &&
+          (target === `${entry.resource.resourceType}/${entry.resource.id}` ||
+            entry.fullUrl.endsWith(`/${target}`))),
+    );
+  }
+
+  /** the entry a reference points to when it is there and of `type`; nothing is a problem here */
+  find<K extends keyof Schemas & string>(
+    reference: Static<typeof Reference> | undefined,
+    type: K,
+  ): Entry<Static<Schemas[K]>> | undefined {
+    const index = reference?.reference === undefined ? -1 : this.indexOf(reference.reference);
+    const entry = this.bundle.entry[index];
+    if (entry?.resource.resourceType !== type) return undefined;
+    return { index, path: `Bundle.entry[${index}].resource`, resource: entry.resource as Static<Schemas[K]> };
+  }
+
+  /** the entries of a resource type, in bundle order */
+  all<K extends keyof Schemas & string>(type: K): Entry<Static<Schemas[K]>>[] {
+    return this.bundle.entry.flatMap((entry, index) =>
+      entry.resource.resourceType === type
+        ? [{ index, path: `Bundle.entry[${index}].resource`, resource: entry.resource as Static<Schemas[K]> }]
+        : [],
+    );
+  }
+
   /** the entry a reference points to, checked to be of `type`; a problem at `path` when it is not there */
   resolve<K extends keyof Schemas & string>(
     reference: Static<typeof Reference> | undefined,
@@ -119,13 +150,7 @@ export class Message {
       this.problems.add(`${path}.reference`, `is required: a reference to the ${type} in the bundle`);
       return undefined;
     }
-    const index = this.bundle.entry.findIndex(
-      (entry) =>
-        entry.fullUrl === target ||
-        (entry.resource.id !== undefined &&
-          (target === `${entry.resource.resourceType}/${entry.resource.id}` ||
-            entry.fullUrl.endsWith(`/${target}`))),
-    );
+    const index = this.indexOf(target);
     const entry = this.bundle.entry[index];
     if (entry === undefined) {
       this.problems.add(`${path}.reference`, `${target} does not resolve to an entry of the bundle`);

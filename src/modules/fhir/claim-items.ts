@@ -5,8 +5,9 @@ import {
   INFORMATION_CATEGORY,
   SERVICE_SYSTEMS,
 } from "../../reference/nphies-fhir.js";
-import type { ItemInput } from "../prior-auth/schemas.js";
+import type { CreateInput, ItemInput } from "../prior-auth/schemas.js";
 import type { Entry, Message } from "./bundle.js";
+import type { OriginItem } from "./origin.js";
 import type { FhirClaim, FhirItem } from "./schemas.js";
 import { codeIn, instantOf } from "./values.js";
 
@@ -17,29 +18,48 @@ const cents = (riyals: number): number => Math.round(riyals * 100);
 const moneyExtension = (extensions: FhirItem["extension"], url: string) =>
   extensions?.find((extension) => extension.url === url)?.valueMoney?.value ?? 0;
 
-/** the NPHIES coding of an item, and the provider's own code when it rides as another coding */
+/** the service type a claim type bills when an item's code system says none */
+const TYPE_OF_CLAIM: Record<FhirClaimType, ItemInput["service_type"]> = {
+  institutional: "AMBULATORY",
+  professional: "AMBULATORY",
+  pharmacy: "PHARMACEUTICAL",
+  oral: "DENTAL",
+  vision: "OPTICAL",
+};
+
+/**
+ * The NPHIES coding of an item and the provider's own code when it rides as another coding. Shadow billing
+ * sends two codings: an unlisted drug's NPHIES code (99999999999999) beside its SFDA code, which is the one
+ * the payer prices; a coding from a system NPHIES passed but this payer does not list is kept as it is.
+ */
 function serviceOf(item: FhirItem, path: string, claimType: FhirClaimType, message: Message) {
-  const codings = item.productOrService.coding;
-  const nphies = codings.find((coding) => coding.system !== undefined && coding.system in SERVICE_SYSTEMS);
-  if (nphies?.code === undefined || nphies.system === undefined) {
-    message.problems.add(
-      `${path}.productOrService`,
-      `must hold a coding from a NPHIES code system (${Object.keys(SERVICE_SYSTEMS).join(", ")})`,
-    );
+  const codings = item.productOrService.coding.filter((coding) => coding.code !== undefined);
+  const nphies =
+    codings.find((coding) => coding.system !== undefined && coding.system in SERVICE_SYSTEMS) ?? codings[0];
+  if (nphies?.code === undefined) {
+    message.problems.add(`${path}.productOrService.coding`, "must hold a coded product or service");
     return undefined;
   }
-  const own = codings.find((coding) => coding !== nphies && coding.code !== undefined);
-  const bySystem = SERVICE_SYSTEMS[nphies.system] ?? "AMBULATORY";
-  const type = claimType === "vision" && bySystem === "AMBULATORY" ? "OPTICAL" : bySystem;
+  const own = codings.find((coding) => coding !== nphies);
+  const bySystem =
+    nphies.system === undefined ? undefined : (SERVICE_SYSTEMS[nphies.system] as ItemInput["service_type"]);
+  const type =
+    bySystem === undefined || (claimType === "vision" && bySystem === "AMBULATORY")
+      ? TYPE_OF_CLAIM[claimType]
+      : bySystem;
   const description = nphies.display ?? item.productOrService.text ?? own?.display ?? nphies.code;
   return {
-    service_code: own?.code ?? nphies.code,
+    service_code: (own?.code ?? nphies.code).slice(0, 255),
     service_description: description.slice(0, 255),
     nphies_code: nphies.code,
     nphies_type: type,
     service_type: type,
   };
 }
+
+/** the value of a supporting info's quantity, sent as a number or as text */
+const quantityValue = (info: NonNullable<FhirClaim["supportingInfo"]>[number]) =>
+  info.valueQuantity === undefined ? undefined : Number(info.valueQuantity.value);
 
 export function itemsOf(claim: Entry<FhirClaim>, claimType: FhirClaimType, message: Message) {
   const { problems } = message;
@@ -60,34 +80,22 @@ export function itemsOf(claim: Entry<FhirClaim>, claimType: FhirClaimType, messa
         if (!set.has(sequence))
           problems.add(`${path}.${field}[${position}]`, `${sequence} names no entry of the Claim`);
       });
-    const quantity = item.quantity?.value ?? 1;
-    if (!Number.isInteger(quantity) || quantity < 1)
-      problems.add(`${path}.quantity.value`, "must be a whole number of at least 1");
+    // a fractional quantity (a part of a pack) is billed as one unit at its net
+    const sent = item.quantity?.value ?? 1;
+    const quantity = Number.isInteger(sent) && sent >= 1 ? sent : 1;
+    const factor = item.factor ?? 1;
     const tax = moneyExtension(item.extension, EXTENSION.tax);
     const patientShare = moneyExtension(item.extension, EXTENSION.patientShare);
-    // without a unit price, the net says it: net = quantity x unit price x factor + tax - patient share
+    // what the provider claims a unit at: NPHIES's net is quantity x unit price x factor + tax
+    const unitPrice = item.unitPrice?.value;
     const unit =
-      item.unitPrice?.value ??
-      (item.net === undefined
-        ? 0
-        : Math.max(
-            0,
-            Math.round(
-              ((item.net.value - tax + patientShare) / (item.factor ?? 1) / Math.max(1, quantity)) * 100,
-            ) / 100,
-          ));
+      unitPrice !== undefined && Number.isInteger(sent) && sent >= 1
+        ? cents(unitPrice * factor) / 100
+        : item.net === undefined
+          ? (unitPrice ?? 0)
+          : Math.max(0, cents((item.net.value - tax) / quantity) / 100);
     if (item.unitPrice === undefined && item.net === undefined)
       problems.add(`${path}.unitPrice`, "is required when the item has no net");
-    if (Math.abs(cents(unit) - unit * 100) > 1e-6)
-      problems.add(`${path}.unitPrice.value`, "must have at most 2 decimals");
-    if (item.net !== undefined && item.unitPrice !== undefined) {
-      const expected = cents(unit) * quantity * (item.factor ?? 1) + cents(tax) - cents(patientShare);
-      if (Math.abs(cents(item.net.value) - expected) > 1)
-        problems.add(
-          `${path}.net`,
-          `must be quantity x unitPrice + tax - patient share = ${(expected / 100).toFixed(2)}, not ${item.net.value}`,
-        );
-    }
     if (
       item.servicedPeriod?.start &&
       item.servicedPeriod.end &&
@@ -98,6 +106,7 @@ export function itemsOf(claim: Entry<FhirClaim>, claimType: FhirClaimType, messa
     const daysSupply = item.informationSequence
       ?.map((sequence) => resource.supportingInfo?.find((info) => info.sequence === sequence))
       .find((info) => codeIn(info?.category, `${CS}claim-information-category`)?.code === "days-supply");
+    const days = daysSupply === undefined ? undefined : quantityValue(daysSupply);
     const input: ItemInput = {
       service_code: service?.service_code ?? "",
       service_description: service?.service_description ?? "",
@@ -109,41 +118,68 @@ export function itemsOf(claim: Entry<FhirClaim>, claimType: FhirClaimType, messa
       erp_item_id: String(item.sequence),
       ...(item.servicedPeriod?.start ? { admission_date: instantOf(item.servicedPeriod.start) } : {}),
       ...(item.servicedPeriod?.end ? { discharge_date: instantOf(item.servicedPeriod.end) } : {}),
-      ...(daysSupply?.valueQuantity ? { duration: `${daysSupply.valueQuantity.value} days` } : {}),
+      ...(days === undefined ? {} : { duration: `${days} days` }),
     };
-    return { input, sequence: item.sequence, tax, patientShare };
+    const origin: OriginItem = {
+      sequence: item.sequence,
+      tax,
+      patient_share: patientShare,
+      ...(item.net === undefined ? {} : { net: item.net.value }),
+      ...(item.detail === undefined || item.detail.length === 0
+        ? {}
+        : {
+            details: item.detail.map((detail) => ({
+              sequence: detail.sequence,
+              net:
+                detail.net?.value ?? (detail.unitPrice?.value ?? 0) * (detail.quantity?.value ?? 1),
+            })),
+          }),
+    };
+    return { input, origin };
   });
 }
 
-export function supportingInfoOf(claim: Entry<FhirClaim>, created: string, message: Message) {
-  return (claim.resource.supportingInfo ?? []).flatMap((info, index) => {
-    const category = codeIn(info.category, `${CS}claim-information-category`)?.code;
-    if (category === undefined || !(category in INFORMATION_CATEGORY)) {
-      message.problems.add(
-        `${claim.path}.supportingInfo[${index}].category`,
-        `must hold a ${CS}claim-information-category coding this payer knows`,
-      );
-      return [];
-    }
+/** the text a supporting info carries, whichever value type it came as */
+function valueOf(info: NonNullable<FhirClaim["supportingInfo"]>[number]): string | undefined {
+  const attachment = info.valueAttachment;
+  if (attachment?.data !== undefined) return attachment.data;
+  if (info.valueString !== undefined) return info.valueString.slice(0, 1000);
+  const quantity = quantityValue(info);
+  if (quantity !== undefined) return String(quantity);
+  if (info.valueBoolean !== undefined) return String(info.valueBoolean);
+  if (info.valueReference?.reference !== undefined) return info.valueReference.reference.slice(0, 1000);
+  if (info.valueReference?.identifier?.value !== undefined) return info.valueReference.identifier.value;
+  const code = info.code?.coding?.[0]?.code;
+  const text = info.code?.text;
+  if (code !== undefined) return (text === undefined ? code : `${code} ${text}`).slice(0, 1000);
+  return text?.slice(0, 1000) ?? attachment?.url?.slice(0, 1000);
+}
+
+export function supportingInfoOf(
+  claim: Entry<FhirClaim>,
+  created: string,
+  _message: Message,
+): NonNullable<CreateInput["supporting_info"]> {
+  return (claim.resource.supportingInfo ?? []).map((info) => {
+    const category = codeIn(info.category, `${CS}claim-information-category`)?.code ?? info.category.coding[0]?.code;
     const start = info.timingPeriod?.start ?? info.timingDate ?? created;
     const attachment = info.valueAttachment;
-    const value =
-      attachment?.data ??
-      info.valueString ??
-      (info.valueQuantity ? String(info.valueQuantity.value) : undefined) ??
-      (info.valueBoolean === undefined ? undefined : String(info.valueBoolean)) ??
-      info.code?.coding?.[0]?.code;
-    return [
-      {
-        sequence_number: info.sequence,
-        code: INFORMATION_CATEGORY[category as keyof typeof INFORMATION_CATEGORY],
-        type: category,
-        ...(value === undefined ? {} : { value: value.slice(0, attachment?.data ? undefined : 1000) }),
-        ...(info.valueQuantity?.unit ? { unit: info.valueQuantity.unit.slice(0, 50) } : {}),
-        ...(attachment?.title ? { file_name: attachment.title } : {}),
-        start_date: instantOf(start),
-        end_date: instantOf(info.timingPeriod?.end ?? start),
-      },
-    ];
+    const value = valueOf(info);
+    const code =
+      category !== undefined && category in INFORMATION_CATEGORY
+        ? INFORMATION_CATEGORY[category as keyof typeof INFORMATION_CATEGORY]
+        : "OTHER";
+    return {
+      sequence_number: info.sequence,
+      code,
+      type: (category ?? "info").slice(0, 255),
+      ...(value === undefined ? {} : { value }),
+      ...(info.valueQuantity?.unit || info.valueQuantity?.code
+        ? { unit: (info.valueQuantity.unit ?? info.valueQuantity.code ?? "").slice(0, 50) }
+        : {}),
+      ...(attachment?.title ? { file_name: attachment.title.slice(0, 255) } : {}),
+      start_date: instantOf(start),
+      end_date: instantOf(info.timingPeriod?.end ?? start),
+    };
   });
 }

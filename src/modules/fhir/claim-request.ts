@@ -7,18 +7,19 @@ import {
   EXTENSION,
   type FhirClaimType,
   HL7,
-  ICD10_AM,
   MARITAL_STATUS,
   PAYER_LICENSE,
   PROVIDER_LICENSE,
   SD,
 } from "../../reference/nphies-fhir.js";
-import type { FhirOrigin } from "./origin.js";
 import type { CreateInput } from "../prior-auth/schemas.js";
 import type { Entry, Message } from "./bundle.js";
+import { diagnosesOf, encounterOf } from "./claim-facts.js";
 import { itemsOf, supportingInfoOf } from "./claim-items.js";
-import type { FhirClaim, FhirCoverage, FhirEncounter, FhirPatient } from "./schemas.js";
-import { codeIn, coverageClass, instantOf, licenceOf } from "./values.js";
+import type { FhirOrigin } from "./origin.js";
+import type { FhirClaim, FhirCoverage, FhirPatient } from "./schemas.js";
+import type { SubjectKeys } from "./subject.js";
+import { codeIn, coverageClass, identifierValues, instantOf, licenceOf } from "./values.js";
 
 /** a profile matches when it names the expected StructureDefinition, with any version or none */
 const isProfile = (profile: string, name: string) => profile.split("|")[0] === `${SD}${name}`;
@@ -48,112 +49,113 @@ function checkClaimKind(
     if (profile.startsWith(SD) && !isProfile(profile, expected))
       problems.add(`${path}.meta.profile[${index}]`, `must be ${SD}${expected} for a ${fhirType} ${event}`);
   });
-  const subType = claim.resource.subType;
-  if (subType !== undefined) {
-    const code = codeIn(subType, `${CS}claim-subtype`)?.code;
-    if (code === undefined || !(code in CLAIM_SUB_TYPE))
-      problems.add(
-        `${path}.subType.coding`,
-        `must hold a ${CS}claim-subtype coding: ${Object.keys(CLAIM_SUB_TYPE).join(", ")}`,
-      );
-  }
   return fhirType;
 }
 
-function diagnosesOf(claim: Entry<FhirClaim>, message: Message): CreateInput["diagnoses"] {
-  const diagnoses = claim.resource.diagnosis.map((diagnosis, index) => {
-    const path = `${claim.path}.diagnosis[${index}]`;
-    const coding = codeIn(diagnosis.diagnosisCodeableConcept, ICD10_AM);
-    if (coding?.code === undefined)
-      message.problems.add(
-        `${path}.diagnosisCodeableConcept.coding`,
-        `must hold an ICD-10-AM coding (${ICD10_AM})`,
-      );
-    const type = diagnosis.type?.map((concept) => codeIn(concept, `${CS}diagnosis-type`)?.code);
-    return {
-      type: type?.includes("principal") ? ("primary" as const) : ("secondary" as const),
-      code: coding?.code ?? "",
-      ...(coding?.display ? { name: coding.display.slice(0, 255) } : {}),
-    };
-  });
-  const principal = diagnoses.filter((diagnosis) => diagnosis.type === "primary").length;
-  if (principal > 1)
-    message.problems.add(
-      `${claim.path}.diagnosis`,
-      `must hold one diagnosis of type principal (${CS}diagnosis-type), found ${principal}`,
-    );
-  // none typed principal: the first by sequence is, as a provider lists its main diagnosis first
-  if (principal === 0) {
-    const first = claim.resource.diagnosis.reduce(
-      (lowest, diagnosis, index, all) =>
-        diagnosis.sequence < (all[lowest]?.sequence ?? Number.POSITIVE_INFINITY) ? index : lowest,
-      0,
-    );
-    return diagnoses.map((diagnosis, index) =>
-      index === first ? { ...diagnosis, type: "primary" as const } : diagnosis,
-    );
-  }
-  return diagnoses;
-}
-
-function encounterOf(encounter: FhirEncounter | undefined): CreateInput["encounter"] {
-  if (encounter === undefined) return undefined;
-  const text = (value: string | undefined) => value?.slice(0, 255);
-  const fields = {
-    encounter_id: text(encounter.identifier?.[0]?.value ?? encounter.id),
-    encounter_status: text(encounter.status),
-    encounter_class: text(encounter.class?.code),
-    encounter_priority: text(encounter.priority?.coding?.[0]?.code),
-    encounter_start_date: text(encounter.period?.start),
-    encounter_end_date: text(encounter.period?.end),
-    encounter_admit_source: text(encounter.hospitalization?.admitSource?.coding?.[0]?.code),
-    encounter_discharge: text(encounter.hospitalization?.dischargeDisposition?.coding?.[0]?.code),
-    encounter_department: text(encounter.serviceType?.coding?.[0]?.code),
-  };
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-}
-
-function classValue(coverage: Entry<FhirCoverage>, type: "plan" | "group", message: Message) {
-  const found = coverageClass(coverage.resource, type);
-  if (found === undefined)
-    message.problems.add(
-      `${coverage.path}.class`,
-      `must hold a class of type ${type} (${type === "plan" ? "the policy number" : "the policy holder"})`,
-    );
-  return found ?? "";
-}
-
-function patientFacts(patient: Entry<FhirPatient>) {
-  const marital = patient.resource.maritalStatus?.coding?.[0]?.code;
-  return {
-    member_dob: instantOf(patient.resource.birthDate),
-    member_gender: patient.resource.gender === "male" ? ("MALE" as const) : ("FEMALE" as const),
-    marital_status: (marital === undefined ? undefined : MARITAL_STATUS[marital]) ?? ("UNKNOWN" as const),
-  };
-}
+/** a Claim extension's entry by its StructureDefinition url */
+const extensionOf = (claim: FhirClaim, url: string) =>
+  claim.extension?.find((extension) => extension.url === url);
 
 /** the Claim as received, hashed: the same Claim resent carries the same elements in the same order */
 const claimHashOf = (claim: FhirClaim): string =>
   createHash("sha256").update(JSON.stringify(claim)).digest("hex");
 
-/** where the message names what the create looks up, for its not-found answers */
+/** where the message names what the create looks up, for the answers about it */
 export interface ClaimPaths {
   identifier: string;
   member: string;
-  policy: string;
   provider: string;
   diagnoses: string;
 }
 
+/** what the patient's own resource says of it, when it says it */
+export interface PatientFacts {
+  gender: "MALE" | "FEMALE" | undefined;
+  dateOfBirth: string | undefined;
+  maritalStatus: CreateInput["marital_status"];
+}
+
+/** a priorauth-request or claim-request as read from its message, before the payer's data is consulted */
+export interface ClaimRead {
+  event: ClaimEvent;
+  keys: SubjectKeys;
+  /** the day of service (YYYY-MM-DD): the member's policy must be in force on it */
+  day: string;
+  /** Claim.priority deferred: answered queued now, the decision sent later */
+  deferred: boolean;
+  patient: PatientFacts;
+  /** the create body but for who the member is and which policy covers it */
+  request: Omit<CreateInput, "member_id" | "policy_no" | "ph_erp_id" | "member_gender" | "member_dob">;
+  /** for lightweight tenants, which create what a request names: the keys the message itself gives */
+  named: { memberId: string | undefined; policyNo: string | undefined; holder: string | undefined };
+  origin: FhirOrigin;
+  paths: ClaimPaths;
+}
+
+function patientFactsOf(patient: FhirPatient): PatientFacts {
+  const marital = patient.maritalStatus?.coding?.[0]?.code;
+  const gender = patient.gender?.toLowerCase();
+  return {
+    gender: gender === "male" ? "MALE" : gender === "female" ? "FEMALE" : undefined,
+    dateOfBirth: patient.birthDate === undefined ? undefined : instantOf(patient.birthDate),
+    maritalStatus: (marital === undefined ? undefined : MARITAL_STATUS[marital]) ?? "UNKNOWN",
+  };
+}
+
 /**
- * A priorauth-request or claim-request as the engine's request (the JSON API's create body) and what the
- * response bundles need of the message. README "NPHIES FHIR interface" maps each field. Refuses (400
- * OperationOutcome) on any problem, each named by FHIRPath.
+ * Who the message says the member is: the Coverage's member ids, then the identifiers of the Coverage's
+ * beneficiary and subscriber (a newborn rides on its mother's membership) and of the Claim's patient.
  */
-export function claimRequestOf(
+function subjectKeysOf(
   message: Message,
-  event: ClaimEvent,
-): { input: CreateInput; origin: FhirOrigin; paths: ClaimPaths } {
+  patient: Entry<FhirPatient>,
+  coverage: Entry<FhirCoverage> | undefined,
+): SubjectKeys {
+  const c = coverage?.resource;
+  const beneficiary = message.find(c?.beneficiary, "Patient");
+  const subscriber = message.find(c?.subscriber, "Patient");
+  const patientIds = [beneficiary, subscriber, patient].flatMap((entry) => identifierValues(entry?.resource));
+  return {
+    memberIds: [...identifierValues(c), ...(c?.subscriberId ? [c.subscriberId] : [])],
+    patientIds: [...new Set(patientIds)],
+    classValues: (c?.class ?? []).map((entry) => entry.value),
+  };
+}
+
+/** the Claim's focal insurance (or the first) and its Coverage, when the request names one */
+function coverageOf(claim: Entry<FhirClaim>, message: Message) {
+  const insurances = claim.resource.insurance ?? [];
+  const focal = insurances.findIndex((insurance) => insurance.focal);
+  const index = focal === -1 ? 0 : focal;
+  const insurance = insurances[index];
+  if (insurance === undefined) return { insurance, coverage: undefined };
+  const coverage = message.resolve(insurance.coverage, `${claim.path}.insurance[${index}].coverage`, "Coverage");
+  return { insurance, coverage };
+}
+
+function doctorOf(claim: Entry<FhirClaim>, message: Message) {
+  const careTeam = claim.resource.careTeam?.[0];
+  const doctor =
+    message.find(careTeam?.provider, "Practitioner")?.resource ??
+    message.find(careTeam?.provider, "PractitionerRole")?.resource;
+  const name = doctor?.name?.[0];
+  return {
+    ...(doctor?.identifier?.[0]?.value ? { doctor_id: doctor.identifier[0].value.slice(0, 255) } : {}),
+    ...(name
+      ? { doctor_name: (name.text ?? [...(name.given ?? []), name.family].join(" ")).slice(0, 255) }
+      : {}),
+    ...(careTeam?.qualification?.coding?.[0]?.code
+      ? { doctor_speciality: careTeam.qualification.coding[0].code.slice(0, 255) }
+      : {}),
+  };
+}
+
+/**
+ * Reads a priorauth-request or claim-request into the engine's request (the JSON API's create body, but
+ * for the member and policy the payer's data decides) and what the response bundles need. Refuses (400
+ * OperationOutcome) only what is not a well-formed message, each problem named by FHIRPath.
+ */
+export function readClaimRequest(message: Message, event: ClaimEvent): ClaimRead {
   const { problems, header } = message;
   const claim = message.resolve(header.focus[0], "Bundle.entry[0].resource.focus[0]", "Claim");
   problems.throwIfAny();
@@ -162,94 +164,67 @@ export function claimRequestOf(
   const claimType = checkClaimKind(claim, event, message);
   const patient = message.resolve(c.patient, `${claim.path}.patient`, "Patient");
   const provider = message.resolve(c.provider, `${claim.path}.provider`, "Organization");
-  const insurer =
-    c.insurer === undefined ? undefined : message.resolve(c.insurer, `${claim.path}.insurer`, "Organization");
-  const focal = c.insurance.findIndex((insurance) => insurance.focal);
-  const insuranceIndex = focal === -1 ? 0 : focal;
-  const insurance = c.insurance[insuranceIndex];
-  const coverage = message.resolve(
-    insurance?.coverage,
-    `${claim.path}.insurance[${insuranceIndex}].coverage`,
-    "Coverage",
-  );
-  const encounterReference = c.extension?.find(
-    (extension) => extension.url === EXTENSION.encounter,
-  )?.valueReference;
+  const insurer = c.insurer === undefined ? undefined : message.find(c.insurer, "Organization");
+  const { insurance, coverage } = coverageOf(claim, message);
+  const encounterReference = extensionOf(c, EXTENSION.encounter)?.valueReference;
   const encounter =
     encounterReference === undefined
-      ? undefined
+      ? message.all("Encounter")[0]
       : message.resolve(encounterReference, `${claim.path}.extension`, "Encounter");
-  if (claimType === "institutional" && encounterReference === undefined)
-    problems.add(`${claim.path}.extension`, `an institutional request must carry ${EXTENSION.encounter}`);
-  const careTeam = c.careTeam?.[0];
-  const practitioner =
-    careTeam === undefined
-      ? undefined
-      : message.resolve(careTeam.provider, `${claim.path}.careTeam[0].provider`, "Practitioner");
-  const providerLicense = licenceOf(provider?.resource, PROVIDER_LICENSE);
+  const providerLicense =
+    licenceOf(provider?.resource, PROVIDER_LICENSE) ??
+    (header.sender?.identifier?.system === PROVIDER_LICENSE ? header.sender.identifier.value : undefined) ??
+    provider?.resource.identifier?.[0]?.value;
   if (provider !== undefined && providerLicense === undefined)
     problems.add(`${provider.path}.identifier`, `must hold the provider's licence (${PROVIDER_LICENSE})`);
-  const memberId = coverage?.resource.identifier[0]?.value;
-  if (coverage !== undefined && memberId === undefined)
-    problems.add(`${coverage.path}.identifier[0].value`, "is required: the member's id with the payer");
-  const policyNo = coverage === undefined ? "" : classValue(coverage, "plan", message);
-  const holder = coverage === undefined ? "" : classValue(coverage, "group", message);
   const diagnoses = diagnosesOf(claim, message);
   const items = claimType === undefined ? [] : itemsOf(claim, claimType, message);
   const supportingInfo = supportingInfoOf(claim, c.created, message);
   problems.throwIfAny();
-  if (patient === undefined || coverage === undefined || provider === undefined || claimType === undefined)
+  if (patient === undefined || provider === undefined || claimType === undefined)
     throw new Error("unreachable: unresolved references are problems");
 
   const identifier = c.identifier[0] as FhirClaim["identifier"][number];
   const days = c.item.flatMap((item) =>
     [item.servicedDate, item.servicedPeriod?.start].flatMap((day) => (day ? [instantOf(day)] : [])),
   );
-  const subType = codeIn(c.subType, `${CS}claim-subtype`)?.code as keyof typeof CLAIM_SUB_TYPE | undefined;
+  const treatment =
+    days.sort()[0] ??
+    (encounter?.resource.period?.start ? instantOf(encounter.resource.period.start) : undefined) ??
+    (c.billablePeriod?.start ? instantOf(c.billablePeriod.start) : instantOf(c.created));
+  const subType = codeIn(c.subType, `${CS}claim-subtype`)?.code;
   const claimSubType =
-    subType === undefined
-      ? claimType === "institutional"
+    subType !== undefined && subType in CLAIM_SUB_TYPE
+      ? CLAIM_SUB_TYPE[subType as keyof typeof CLAIM_SUB_TYPE]
+      : claimType === "institutional"
         ? "IN_PATIENT"
-        : "OUT_PATIENT"
-      : CLAIM_SUB_TYPE[subType];
+        : "OUT_PATIENT";
   const related = c.related?.find((entry) => entry.claim?.identifier?.value)?.claim?.identifier?.value;
-  const doctor = practitioner?.resource;
-  const input: CreateInput = {
+  const newborn = extensionOf(c, EXTENSION.newborn)?.valueBoolean === true;
+  const request: ClaimRead["request"] = {
     authorization_number:
       (event === "claim-request" ? insurance?.preAuthRef?.[0] : undefined) ?? identifier.value,
     transaction_id: identifier.value,
     transaction_type: event === "claim-request" ? "CLAIM" : "PREAUTH",
-    policy_no: policyNo,
-    ph_erp_id: holder,
-    ...(related === undefined ? {} : { related_authorization_number: related }),
+    ...(related === undefined ? {} : { related_authorization_number: related.slice(0, 255) }),
     medical_provider_cchi_no: providerLicense ?? "",
-    member_id: memberId ?? "",
-    ...patientFacts(patient),
-    treatment_date:
-      days.sort()[0] ?? (c.billablePeriod?.start ? instantOf(c.billablePeriod.start) : instantOf(c.created)),
+    marital_status: patientFactsOf(patient.resource).maritalStatus,
+    treatment_date: treatment,
     request_date: instantOf(c.created),
     claim_type: CLAIM_TYPE[claimType],
     claim_sub_type: claimSubType,
     is_emergency: claimSubType === "EMERGENCY" || encounter?.resource.class?.code === "EMER",
-    is_new_born: c.extension?.find((extension) => extension.url === EXTENSION.newborn)?.valueBoolean ?? false,
+    is_maternity: extensionOf(c, EXTENSION.maternity)?.valueBoolean === true,
+    is_new_born: newborn,
     diagnoses,
     items: items.map((item) => item.input),
-    ...(doctor?.identifier?.[0]?.value ? { doctor_id: doctor.identifier[0].value } : {}),
-    ...(doctor?.name?.[0]
-      ? {
-          doctor_name: (
-            doctor.name[0].text ?? [...(doctor.name[0].given ?? []), doctor.name[0].family].join(" ")
-          ).slice(0, 255),
-        }
-      : {}),
-    ...(careTeam?.qualification?.coding?.[0]?.code
-      ? { doctor_speciality: careTeam.qualification.coding[0].code }
-      : {}),
+    ...doctorOf(claim, message),
     currency: "SAR",
-    ...(message.bundle.id === undefined ? {} : { nphies_bundle_id: message.bundle.id }),
+    ...(message.bundle.id === undefined ? {} : { nphies_bundle_id: message.bundle.id.slice(0, 255) }),
     ...(encounter === undefined ? {} : { encounter: encounterOf(encounter.resource) }),
     ...(supportingInfo.length === 0 ? {} : { supporting_info: supportingInfo }),
   };
+  const keys = subjectKeysOf(message, patient, coverage);
   const origin: FhirOrigin = {
     event,
     bundle_id: message.bundle.id ?? null,
@@ -265,21 +240,53 @@ export function claimRequestOf(
     claim_type: claimType,
     claim_sub_type: subType ?? null,
     patient: message.received(patient),
-    coverage: message.received(coverage),
+    coverage: coverage === undefined ? null : message.received(coverage),
     provider: message.received(provider),
     insurer: insurer === undefined ? null : message.received(insurer),
-    items: items.map((item) => ({
-      sequence: item.sequence,
-      tax: item.tax,
-      patient_share: item.patientShare,
-    })),
+    items: items.map((item) => item.origin),
+    deferred: codeIn(c.priority, `${HL7}processpriority`)?.code === "deferred",
   };
-  const paths: ClaimPaths = {
-    identifier: `${claim.path}.identifier[0].value`,
-    member: `${coverage.path}.identifier[0].value`,
-    policy: `${coverage.path}.class`,
-    provider: `${provider.path}.identifier`,
-    diagnoses: `${claim.path}.diagnosis`,
+  return {
+    event,
+    keys,
+    day: treatment.slice(0, 10),
+    deferred: origin.deferred === true,
+    patient: patientFactsOf(patient.resource),
+    request,
+    named: {
+      memberId: keys.memberIds[0] ?? keys.patientIds[0],
+      policyNo:
+        (coverage && (coverageClass(coverage.resource, "plan") ?? coverageClass(coverage.resource, "group"))) ??
+        undefined,
+      holder:
+        (coverage &&
+          (coverageClass(coverage.resource, "group") ??
+            message.find(coverage.resource.policyHolder, "Organization")?.resource.identifier?.[0]?.value)) ??
+        undefined,
+    },
+    origin,
+    paths: {
+      identifier: `${claim.path}.identifier[0].value`,
+      member: coverage === undefined ? `${patient.path}.identifier` : `${coverage.path}.identifier`,
+      provider: `${provider.path}.identifier`,
+      diagnoses: `${claim.path}.diagnosis`,
+    },
   };
-  return { input, origin, paths };
+}
+
+/** the create body once the payer's data has said who the member is and which policy covers it */
+export function createInputOf(
+  read: ClaimRead,
+  member: { memberId: string; gender: "MALE" | "FEMALE" | undefined; dateOfBirth: string | undefined },
+  policy: { policy_no: string; ph_erp_id: string },
+): CreateInput {
+  return {
+    ...read.request,
+    member_id: member.memberId,
+    policy_no: policy.policy_no,
+    ph_erp_id: policy.ph_erp_id,
+    // a newborn under its mother's membership is described by the request; otherwise the file decides
+    member_gender: read.patient.gender ?? member.gender ?? "FEMALE",
+    member_dob: read.patient.dateOfBirth ?? member.dateOfBirth ?? read.request.request_date,
+  };
 }

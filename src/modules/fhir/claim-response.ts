@@ -3,11 +3,14 @@ import type {
   ClaimResponse,
   ClaimResponseItem,
   ClaimResponseItemAdjudication,
+  Extension,
 } from "@medplum/fhirtypes";
 import { halalasOf } from "../../engine/money.js";
 import {
   ADJUDICATION_OUTCOME,
   ADJUDICATION_REASON,
+  ADJUDICATION_REASON_V2,
+  type AdjudicationError,
   CS,
   ENGINE_REASON,
   EXTENSION,
@@ -19,7 +22,7 @@ import {
 import { reasonsOf } from "../prior-auth/present.js";
 import type { ItemRow, PriorAuthRow } from "../prior-auth/repo.js";
 import { concept, moneyOf, responseMessageOf } from "./message.js";
-import type { FhirOrigin } from "./origin.js";
+import type { FhirOrigin, OriginItem } from "./origin.js";
 
 /** how long a prior authorization is valid when the reviewer set no referral validity */
 export const PREAUTH_VALID_DAYS = 30;
@@ -42,50 +45,90 @@ export function requestOutcome(rows: readonly ItemRow[]): Outcome {
   return "partial";
 }
 
-/** an item's amounts in halalas: what the payer found eligible, with the tax and patient share sent beside
- * it in the same proportion as the approved amount to the requested one */
-function itemAmounts(row: ItemRow, sent: FhirOrigin["items"][number] | undefined) {
-  const submitted = halalasOf(row.request_amount);
+/**
+ * An item's amounts in halalas, as the pack's responses count them: submitted is the net sent (with its
+ * tax); the patient's share shrinks with the eligible amount; the payer pays the rest of the eligible
+ * amount with the tax on it (benefit), the patient its share with the tax on that (patientShare).
+ */
+function itemAmounts(row: ItemRow, sent: OriginItem | undefined) {
+  const base = halalasOf(row.request_amount);
+  const tax = Math.round((sent?.tax ?? 0) * 100);
   const eligible = halalasOf(row.approved_amount);
-  const share = submitted === 0 ? 0 : eligible / submitted;
-  const tax = Math.round((sent?.tax ?? 0) * 100 * share);
-  const copay = Math.round((sent?.patient_share ?? 0) * 100 * share);
-  return { submitted, eligible, tax, copay, benefit: eligible + tax - copay };
+  const rate = base === 0 ? 0 : tax / base;
+  const copay = base === 0 ? 0 : Math.min(eligible, Math.round((sent?.patient_share ?? 0) * 100 * (eligible / base)));
+  const payerTax = Math.round((eligible - copay) * rate);
+  return {
+    submitted: sent?.net === undefined ? base + tax : Math.round(sent.net * 100),
+    eligible,
+    copay,
+    tax: payerTax,
+    benefit: eligible - copay + payerTax,
+    patientShare: copay + Math.round(copay * rate),
+  };
 }
 
 type Amounts = ReturnType<typeof itemAmounts>;
-const CATEGORIES = ["submitted", "eligible", "benefit", "copay", "tax"] as const;
+const HL7_CATEGORIES = ["submitted", "eligible", "copay", "benefit", "tax"] as const;
 
-function itemOf(row: ItemRow, origin: FhirOrigin, amounts: Amounts): ClaimResponseItem {
-  const adjudication: ClaimResponseItemAdjudication[] = CATEGORIES.map((category) => ({
+/** a reason as NPHIES codes it: the v2.6 adjudication-reason list, else the engine's own (held items) */
+function reasonConcept(reason: { code: string; nphiesCode: string | null; message: string }) {
+  if (reason.nphiesCode === null) return { ...concept(ENGINE_REASON, reason.code), text: reason.message };
+  return {
+    ...concept(ADJUDICATION_REASON, ADJUDICATION_REASON_V2[reason.nphiesCode] ?? reason.nphiesCode),
+    text: reason.message,
+  };
+}
+
+function adjudicationOf(row: ItemRow, amounts: Amounts): ClaimResponseItemAdjudication[] {
+  const adjudication: ClaimResponseItemAdjudication[] = HL7_CATEGORIES.map((category) => ({
     category: concept(`${HL7}adjudication`, category),
     amount: moneyOf(amounts[category]),
   }));
-  adjudication.push({
-    category: concept(`${CS}ksa-adjudication`, "approved-quantity"),
-    value: row.approved_quantity,
-  });
-  const refused = amounts.submitted - amounts.eligible;
+  adjudication.push(
+    { category: concept(`${CS}ksa-adjudication`, "patientShare"), amount: moneyOf(amounts.patientShare) },
+    { category: concept(`${CS}ksa-adjudication`, "approved-quantity"), value: row.approved_quantity },
+  );
+  const refused = halalasOf(row.request_amount) - amounts.eligible;
   for (const reason of reasonsOf(row))
     adjudication.push({
       category: concept(`${CS}ksa-adjudication`, "rejected"),
-      reason: {
-        ...(reason.nphiesCode === null
-          ? concept(ENGINE_REASON, reason.code)
-          : concept(ADJUDICATION_REASON, reason.nphiesCode)),
-        text: reason.message,
-      },
-      amount: moneyOf(refused),
+      reason: reasonConcept(reason),
+      amount: moneyOf(Math.max(0, refused)),
     });
+  return adjudication;
+}
+
+/** a package's components, each adjudicated in the proportion its item was */
+function detailsOf(row: ItemRow, sent: OriginItem | undefined, amounts: Amounts) {
+  if (sent?.details === undefined) return {};
+  const share = amounts.submitted === 0 ? 0 : amounts.benefit / amounts.submitted;
   return {
-    itemSequence: origin.items[row.item_index]?.sequence ?? row.item_index + 1,
+    detail: sent.details.map((detail) => ({
+      detailSequence: detail.sequence,
+      adjudication: [
+        { category: concept(`${HL7}adjudication`, "submitted"), amount: moneyOf(Math.round(detail.net * 100)) },
+        {
+          category: concept(`${HL7}adjudication`, "benefit"),
+          amount: moneyOf(Math.round(detail.net * 100 * share)),
+        },
+        { category: concept(`${CS}ksa-adjudication`, "approved-quantity"), value: row.approved_quantity },
+      ],
+    })),
+  };
+}
+
+function itemOf(row: ItemRow, origin: FhirOrigin, amounts: Amounts): ClaimResponseItem {
+  const sent = origin.items[row.item_index];
+  return {
+    itemSequence: sent?.sequence ?? row.item_index + 1,
     extension: [
       {
         url: EXTENSION.adjudicationOutcome,
         valueCodeableConcept: concept(ADJUDICATION_OUTCOME, itemOutcome(row)),
       },
     ],
-    adjudication,
+    adjudication: adjudicationOf(row, amounts),
+    ...detailsOf(row, sent, amounts),
   };
 }
 
@@ -96,47 +139,33 @@ const DISPOSITION: Record<Outcome, string> = {
   pended: "Pended: held for a reviewer; the final response follows",
 };
 
-/**
- * The response message to a NPHIES priorauth-request or claim-request, as the request now stands: the
- * first answer (the engine's decisions) and, after a reviewer's decision, the final one. README "NPHIES
- * FHIR interface" lists every element.
- */
-export function claimResponseBundleOf(
-  pa: PriorAuthRow,
-  origin: FhirOrigin,
-  rows: readonly ItemRow[],
-  at: Date,
-): Bundle {
-  const outcome = requestOutcome(rows);
+/** how a response answers: the first, a later one (a reissue when a complete one went before), queued */
+export interface Answering {
+  /** 1 for the answer to the request itself */
+  number: number;
+  /** a complete response went before this one: the reissue's reason (reissue-reason code) */
+  reissue?: string;
+  /** answered queued whatever the decision (a request that asked for deferred processing) */
+  queued?: boolean;
+}
+
+/** what every ClaimResponse of a request says of the request itself */
+function claimResponseBase(origin: FhirOrigin, id: string, number: number, at: Date) {
   const preauth = origin.event === "priorauth-request";
-  const amounts = rows.map((row) => itemAmounts(row, origin.items[row.item_index]));
-  const total = (category: (typeof CATEGORIES)[number]) =>
-    amounts.reduce((sum, item) => sum + item[category], 0);
   const payer = origin.payer_license ?? "";
-  const start = new Date(
-    Date.UTC(
-      pa.treatment_date.getUTCFullYear(),
-      pa.treatment_date.getUTCMonth(),
-      pa.treatment_date.getUTCDate(),
-    ),
-  );
-  const validDays = pa.referral_valid_days ?? PREAUTH_VALID_DAYS;
-  const claimResponse: ClaimResponse = {
-    resourceType: "ClaimResponse",
-    id: String(pa.id),
+  return {
+    resourceType: "ClaimResponse" as const,
+    id,
     meta: { profile: [profile(preauth ? "prior-auth-response" : "claim-response")] },
-    extension: [
-      { url: EXTENSION.adjudicationOutcome, valueCodeableConcept: concept(ADJUDICATION_OUTCOME, outcome) },
-    ],
     identifier: [
-      { system: `${PAYER_LICENSE}/${payer}/claimresponse`, value: `${pa.transaction_id}-${pa.engine_runs}` },
+      {
+        system: `${PAYER_LICENSE}/${payer}/${preauth ? "authorizationresponse" : "claimresponse"}`,
+        value: `${origin.claim_identifier.value}-${number}`,
+      },
     ],
-    status: pa.status === "CANCELLED" ? "cancelled" : "active",
     type: concept(`${HL7}claim-type`, origin.claim_type),
-    ...(origin.claim_sub_type === null
-      ? {}
-      : { subType: concept(`${CS}claim-subtype`, origin.claim_sub_type) }),
-    use: preauth ? "preauthorization" : "claim",
+    ...(origin.claim_sub_type === null ? {} : { subType: concept(`${CS}claim-subtype`, origin.claim_sub_type) }),
+    use: preauth ? ("preauthorization" as const) : ("claim" as const),
     patient: { reference: origin.patient.fullUrl },
     created: at.toISOString(),
     insurer:
@@ -145,15 +174,81 @@ export function claimResponseBundleOf(
         : { reference: origin.insurer.fullUrl },
     requestor: { reference: origin.provider.fullUrl },
     request: {
-      type: "Claim",
+      type: "Claim" as const,
       identifier: {
         ...(origin.claim_identifier.system === null ? {} : { system: origin.claim_identifier.system }),
         value: origin.claim_identifier.value,
       },
     },
-    outcome: outcome === "pended" ? "queued" : "complete",
-    disposition: pa.note === null ? DISPOSITION[outcome] : `${DISPOSITION[outcome]}. ${pa.note}`,
-    ...(preauth && outcome !== "rejected"
+    ...(origin.coverage === null
+      ? {}
+      : { insurance: [{ sequence: 1, focal: true, coverage: { reference: origin.coverage.fullUrl } }] }),
+  };
+}
+
+/** the response message around a ClaimResponse, with the resources it references */
+function bundleOf(origin: FhirOrigin, claimResponse: ClaimResponse, at: Date): Bundle {
+  return responseMessageOf(
+    {
+      event: RESPONSE_EVENT[origin.event],
+      requestMessageId: origin.message_id,
+      providerLicense: origin.provider_license,
+      payerLicense: origin.payer_license ?? "",
+      at,
+    },
+    claimResponse,
+    [
+      origin.patient,
+      ...(origin.coverage === null ? [] : [origin.coverage]),
+      origin.provider,
+      ...(origin.insurer === null ? [] : [origin.insurer]),
+    ],
+  );
+}
+
+/**
+ * The response message to a priorauth-request or claim-request, as the request now stands: the first
+ * answer (the engine's decisions, or queued), and after a reviewer's decision or a re-adjudication the
+ * final one, numbered, a reissue when a complete one went before. README "NPHIES FHIR interface".
+ */
+export function claimResponseBundleOf(
+  pa: PriorAuthRow,
+  origin: FhirOrigin,
+  rows: readonly ItemRow[],
+  at: Date,
+  answering: Answering = { number: 1 },
+): Bundle {
+  const decided = requestOutcome(rows);
+  const outcome = answering.queued ? "pended" : decided;
+  const preauth = origin.event === "priorauth-request";
+  const amounts = rows.map((row) => itemAmounts(row, origin.items[row.item_index]));
+  const total = (category: keyof Amounts) => amounts.reduce((sum, item) => sum + item[category], 0);
+  const start = new Date(
+    Date.UTC(
+      pa.treatment_date.getUTCFullYear(),
+      pa.treatment_date.getUTCMonth(),
+      pa.treatment_date.getUTCDate(),
+    ),
+  );
+  const validDays = pa.referral_valid_days ?? PREAUTH_VALID_DAYS;
+  const extension: Extension[] = [
+    { url: EXTENSION.adjudicationOutcome, valueCodeableConcept: concept(ADJUDICATION_OUTCOME, outcome) },
+    ...(answering.reissue === undefined
+      ? []
+      : [{ url: EXTENSION.reissue, valueCodeableConcept: concept(`${CS}reissue-reason`, answering.reissue) }]),
+  ];
+  const queued = outcome === "pended";
+  const claimResponse: ClaimResponse = {
+    ...claimResponseBase(origin, `${pa.id}-${answering.number}`, answering.number, at),
+    extension,
+    status: pa.status === "CANCELLED" ? "cancelled" : "active",
+    outcome: queued ? "queued" : "complete",
+    disposition: answering.queued
+      ? "Queued: the request is adjudicated after this answer; the final response follows"
+      : pa.note === null
+        ? DISPOSITION[outcome]
+        : `${DISPOSITION[outcome]}. ${pa.note}`.slice(0, 1000),
+    ...(preauth && !queued && outcome !== "rejected"
       ? {
           preAuthRef: pa.authorization_number,
           preAuthPeriod: {
@@ -162,22 +257,36 @@ export function claimResponseBundleOf(
           },
         }
       : {}),
-    item: rows.map((row, index) => itemOf(row, origin, amounts[index] as Amounts)),
-    total: CATEGORIES.filter((category) => category !== "submitted").map((category) => ({
-      category: concept(`${HL7}adjudication`, category),
-      amount: moneyOf(total(category)),
-    })),
-    insurance: [{ sequence: 1, focal: true, coverage: { reference: origin.coverage.fullUrl } }],
+    ...(queued
+      ? {}
+      : {
+          item: rows.map((row, index) => itemOf(row, origin, amounts[index] as Amounts)),
+          total: HL7_CATEGORIES.map((category) => ({
+            category: concept(`${HL7}adjudication`, category),
+            amount: moneyOf(total(category)),
+          })),
+        }),
   };
-  return responseMessageOf(
-    {
-      event: RESPONSE_EVENT[origin.event],
-      requestMessageId: origin.message_id,
-      providerLicense: origin.provider_license,
-      payerLicense: payer,
-      at,
-    },
-    claimResponse,
-    [origin.patient, origin.coverage, origin.provider, ...(origin.insurer === null ? [] : [origin.insurer])],
-  );
+  return bundleOf(origin, claimResponse, at);
+}
+
+/**
+ * The answer to a request the payer cannot adjudicate (an unknown member or provider): a ClaimResponse
+ * with outcome error and its adjudication-error code, as the guide prescribes (section 6.3.2), nothing
+ * stored as a prior authorization.
+ */
+export function claimErrorBundleOf(
+  origin: FhirOrigin,
+  error: AdjudicationError,
+  disposition: string,
+  at: Date,
+): Bundle {
+  const claimResponse: ClaimResponse = {
+    ...claimResponseBase(origin, `error-${origin.message_id}`.replace(/[^A-Za-z0-9.-]/g, "-").slice(0, 64), 1, at),
+    status: "active",
+    outcome: "error",
+    disposition: disposition.slice(0, 1000),
+    error: [{ code: concept(`${CS}adjudication-error`, error.code, error.display) }],
+  };
+  return bundleOf(origin, claimResponse, at);
 }

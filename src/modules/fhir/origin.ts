@@ -11,7 +11,7 @@ export interface ReceivedEntry {
 }
 
 /**
- * What is kept of a request that came as a NPHIES message (prior_authorizations.fhir), so that every
+ * What is kept of a request that came as a NPHIES message (fhir_requests.origin), so that every
  * response bundle about it, the first and the reviewer's final one, answers that message: its ids, the
  * parties, the resources a response references, and the item amounts the engine itself does not read.
  */
@@ -31,9 +31,22 @@ export interface FhirOrigin {
   claim_type: string;
   claim_sub_type: string | null;
   patient: ReceivedEntry;
-  coverage: ReceivedEntry;
+  /** the Coverage the request named; null when it named none (the member found by the patient) */
+  coverage: ReceivedEntry | null;
   provider: ReceivedEntry;
   insurer: ReceivedEntry | null;
-  /** by item index: the item's sequence and the amounts sent beside its unit price (riyals) */
-  items: { sequence: number; tax: number; patient_share: number }[];
+  /** by item index: the item's sequence and what was sent beside its unit price */
+  items: OriginItem[];
+  /** Claim.priority deferred: the first answer was queued, the decision sent after it */
+  deferred?: boolean;
+}
+
+/** an item's sequence and amounts as sent (riyals), and a package's components */
+export interface OriginItem {
+  sequence: number;
+  tax: number;
+  patient_share: number;
+  /** item.net as sent (quantity x unit price x factor + tax) */
+  net?: number;
+  details?: { sequence: number; net: number }[];
 }

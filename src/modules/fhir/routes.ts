@@ -6,6 +6,7 @@ import type { ModuleRoutes } from "../../platform/http/plugin.js";
 import { TenantParam } from "../../platform/http/tenant-auth.js";
 import { capabilityStatementOf } from "./capability.js";
 import { processMessage } from "./service.js";
+import { subscribeFhirArea } from "./subscriptions.js";
 
 const tags = ["NPHIES FHIR"];
 const FHIR_JSON = "application/fhir+json";
@@ -27,6 +28,7 @@ declare module "fastify" {
 
 /** the FHIR interface of a tenant, under /{tenant}/fhir with its access-key (README "NPHIES FHIR interface") */
 export const fhirRoutes: ModuleRoutes = async (app, { db, jobs }) => {
+  subscribeFhirArea();
   // FHIR JSON only (application/json is taken too), up to NPHIES's 10 MB a message; anything else is 415
   app.addHook("onRequest", async (request) => {
     const type = request.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();

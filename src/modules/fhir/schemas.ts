@@ -49,7 +49,7 @@ const Amount = Type.Number({ minimum: 0, maximum: 999_999_999_999.99 });
 export const Money = Type.Object(
   {
     value: Amount,
-    currency: Type.Optional(Type.Literal("SAR", { description: "amounts are adjudicated in riyals" })),
+    currency: Type.Optional(Type.String({ description: "SAR: amounts are adjudicated in riyals" })),
   },
   open,
 );
@@ -63,6 +63,9 @@ export const Extension = Type.Object(
     valueMoney: Type.Optional(Money),
     valueBoolean: Type.Optional(Type.Boolean()),
     valueReference: Type.Optional(Reference),
+    valueIdentifier: Type.Optional(Identifier),
+    valueString: Type.Optional(Type.String()),
+    valueCodeableConcept: Type.Optional(CodeableConcept),
   },
   open,
 );
@@ -110,11 +113,16 @@ const SupportingInfo = Type.Object(
     code: Type.Optional(CodeableConcept),
     timingDate: Type.Optional(FhirDate()),
     timingPeriod: Type.Optional(Period),
-    valueString: Type.Optional(Type.String({ maxLength: 1000 })),
+    valueString: Type.Optional(Type.String()),
     valueBoolean: Type.Optional(Type.Boolean()),
     valueQuantity: Type.Optional(
       Type.Object(
-        { value: Type.Number(), unit: Type.Optional(Type.String()), code: Type.Optional(Type.String()) },
+        {
+          // NPHIES has passed quantities written as text ("30")
+          value: Type.Union([Type.Number(), Type.String({ pattern: "^\\s*-?\\d+(\\.\\d+)?\\s*$" })]),
+          unit: Type.Optional(Type.String()),
+          code: Type.Optional(Type.String()),
+        },
         open,
       ),
     ),
@@ -123,7 +131,7 @@ const SupportingInfo = Type.Object(
         {
           contentType: Type.Optional(Type.String()),
           data: Type.Optional(Type.String()),
-          title: Type.Optional(Type.String({ maxLength: 255 })),
+          title: Type.Optional(Type.String()),
           url: Type.Optional(Type.String()),
         },
         open,
@@ -144,6 +152,18 @@ const CareTeam = Type.Object(
   open,
 );
 
+/** a package item's component (Claim.item.detail), adjudicated in the proportion of its item */
+const ItemDetail = Type.Object(
+  {
+    sequence: Type.Integer({ minimum: 1 }),
+    productOrService: BoundConcept,
+    quantity: Type.Optional(Type.Object({ value: Type.Number({ minimum: 0 }) }, open)),
+    unitPrice: Type.Optional(Money),
+    net: Type.Optional(Money),
+  },
+  open,
+);
+
 const Item = Type.Object(
   {
     sequence: Type.Integer({ minimum: 1 }),
@@ -158,6 +178,7 @@ const Item = Type.Object(
     net: Type.Optional(Money),
     factor: Type.Optional(Type.Number({ minimum: 0 })),
     extension: Extensions,
+    detail: Type.Optional(Type.Array(ItemDetail, { maxItems: 500 })),
   },
   open,
 );
@@ -167,7 +188,12 @@ export const Claim = resource("Claim", {
     Type.Object(
       {
         system: Type.Optional(Str()),
-        value: Type.String({ minLength: 1, maxLength: 255, pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]*$" }),
+        // the provider's own request id, as NPHIES passed it: any printable text
+        value: Type.String({
+          minLength: 1,
+          maxLength: 255,
+          pattern: "^[^\\u0000-\\u001f\\u007f]*\\S[^\\u0000-\\u001f\\u007f]*$",
+        }),
       },
       open,
     ),
@@ -181,23 +207,27 @@ export const Claim = resource("Claim", {
   created: FhirDateTime(),
   insurer: Type.Optional(Reference),
   provider: Reference,
+  priority: Type.Optional(CodeableConcept),
+  prescription: Type.Optional(Reference),
   billablePeriod: Type.Optional(Period),
   related: Type.Optional(
     Type.Array(
       Type.Object({ claim: Type.Optional(Reference), relationship: Type.Optional(CodeableConcept) }, open),
     ),
   ),
-  insurance: Type.Array(
-    Type.Object(
-      {
-        sequence: Type.Integer({ minimum: 1 }),
-        focal: Type.Boolean(),
-        coverage: Reference,
-        preAuthRef: Type.Optional(Type.Array(Str(255))),
-      },
-      open,
+  // a request NPHIES passed without insurance names its member by the patient alone
+  insurance: Type.Optional(
+    Type.Array(
+      Type.Object(
+        {
+          sequence: Type.Optional(Type.Integer({ minimum: 1 })),
+          focal: Type.Optional(Type.Boolean()),
+          coverage: Reference,
+          preAuthRef: Type.Optional(Type.Array(Str(255))),
+        },
+        open,
+      ),
     ),
-    { minItems: 1 },
   ),
   careTeam: Type.Optional(Type.Array(CareTeam, { maxItems: 100 })),
   supportingInfo: Type.Optional(Type.Array(SupportingInfo, { maxItems: 100 })),
@@ -220,26 +250,32 @@ const HumanName = Type.Object(
 export const Patient = resource("Patient", {
   identifier: Type.Optional(Type.Array(Identifier)),
   name: Type.Optional(Type.Array(HumanName)),
-  gender: Type.Enum(["male", "female"], {
-    description: "male or female: the engine's gender edits need one of them",
-  }),
-  birthDate: FhirDate(),
+  gender: Type.Optional(
+    Type.String({
+      description: "male or female for the engine's gender edits; other values: the member on file's",
+    }),
+  ),
+  birthDate: Type.Optional(FhirDate()),
   maritalStatus: Type.Optional(CodeableConcept),
 });
 export type FhirPatient = Static<typeof Patient>;
 
 export const Coverage = resource("Coverage", {
-  identifier: Type.Array(Identifier, { minItems: 1 }),
+  identifier: Type.Optional(Type.Array(Identifier)),
+  subscriberId: Type.Optional(Type.String()),
+  policyHolder: Type.Optional(Reference),
   status: Type.Optional(Type.String()),
   type: Type.Optional(CodeableConcept),
   subscriber: Type.Optional(Reference),
   beneficiary: Reference,
   relationship: Type.Optional(CodeableConcept),
   period: Type.Optional(Period),
-  payor: Type.Array(Reference, { minItems: 1 }),
-  class: Type.Array(
-    Type.Object({ type: BoundConcept, value: Str(255), name: Type.Optional(Type.String()) }, open),
-    { minItems: 1 },
+  payor: Type.Optional(Type.Array(Reference)),
+  // the policy may ride in a class (plan, group) or not at all
+  class: Type.Optional(
+    Type.Array(
+      Type.Object({ type: CodeableConcept, value: Type.String(), name: Type.Optional(Type.String()) }, open),
+    ),
   ),
 });
 export type FhirCoverage = Static<typeof Coverage>;
@@ -255,6 +291,12 @@ export const Practitioner = resource("Practitioner", {
   name: Type.Optional(Type.Array(HumanName)),
 });
 export type FhirPractitioner = Static<typeof Practitioner>;
+
+/** older senders name the care team's practitioner through a PractitionerRole */
+export const PractitionerRole = resource("PractitionerRole", {
+  identifier: Type.Optional(Type.Array(Identifier)),
+  name: Type.Optional(Type.Array(HumanName)),
+});
 
 export const Encounter = resource("Encounter", {
   identifier: Type.Optional(Type.Array(Identifier)),
@@ -287,9 +329,11 @@ export const CoverageEligibilityRequest = resource("CoverageEligibilityRequest",
   created: FhirDateTime(),
   provider: Reference,
   insurer: Reference,
-  insurance: Type.Array(Type.Object({ focal: Type.Optional(Type.Boolean()), coverage: Reference }, open), {
-    minItems: 1,
-  }),
+  facility: Type.Optional(Reference),
+  /** absent on discovery: the payer finds the patient's coverages by the Patient's identifiers */
+  insurance: Type.Optional(
+    Type.Array(Type.Object({ focal: Type.Optional(Type.Boolean()), coverage: Reference }, open)),
+  ),
   extension: Extensions,
 });
 export type FhirEligibilityRequest = Static<typeof CoverageEligibilityRequest>;
@@ -317,6 +361,59 @@ export const Bundle = Type.Object(
 );
 export type FhirBundle = Static<typeof Bundle>;
 
+/** a Task of a cancel-request or status-check: what it asks and about which Claim (focus.identifier) */
+export const Task = resource("Task", {
+  identifier: Type.Optional(Type.Array(Identifier)),
+  status: Type.Optional(Type.String()),
+  intent: Type.Optional(Type.String()),
+  priority: Type.Optional(Type.String()),
+  code: Type.Optional(CodeableConcept),
+  focus: Type.Optional(Reference),
+  authoredOn: Type.Optional(Type.String()),
+  requester: Type.Optional(Reference),
+  owner: Type.Optional(Reference),
+  reasonCode: Type.Optional(CodeableConcept),
+});
+export type FhirTask = Static<typeof Task>;
+
+const Attachment = Type.Object(
+  {
+    contentType: Type.Optional(Type.String()),
+    data: Type.Optional(Type.String()),
+    title: Type.Optional(Type.String()),
+    url: Type.Optional(Type.String()),
+  },
+  open,
+);
+
+/** a payload's claim item sequence rides in an extension (ClaimItemSequence) */
+const PayloadExtension = Type.Object(
+  { url: Str(), valuePositiveInt: Type.Optional(Type.Integer({ minimum: 1 })) },
+  open,
+);
+
+/** a provider's Communication about a Claim: its text and attachments (base64 data, checked on reading) */
+export const Communication = resource("Communication", {
+  identifier: Type.Optional(Type.Array(Identifier)),
+  basedOn: Type.Optional(Type.Array(Reference)),
+  status: Type.Optional(Type.String()),
+  about: Type.Optional(Type.Array(Reference)),
+  sent: Type.Optional(FhirDateTime()),
+  payload: Type.Optional(
+    Type.Array(
+      Type.Object(
+        {
+          contentString: Type.Optional(Type.String()),
+          contentAttachment: Type.Optional(Attachment),
+          extension: Type.Optional(Type.Array(PayloadExtension)),
+        },
+        open,
+      ),
+    ),
+  ),
+});
+export type FhirCommunication = Static<typeof Communication>;
+
 /** the resource schemas by resourceType; other resource types are carried but not read */
 export const RESOURCE_SCHEMAS = {
   MessageHeader,
@@ -325,6 +422,9 @@ export const RESOURCE_SCHEMAS = {
   Coverage,
   Organization,
   Practitioner,
+  PractitionerRole,
   Encounter,
   CoverageEligibilityRequest,
+  Task,
+  Communication,
 };

@@ -19,7 +19,11 @@ export interface SubjectKeys {
 }
 
 export type Subject =
-  | { found: true; member: { pk: number; memberId: string }; policies: MemberPolicyRow[] }
+  | {
+      found: true;
+      member: { pk: number; memberId: string; gender: "MALE" | "FEMALE"; dateOfBirth: string };
+      policies: MemberPolicyRow[];
+    }
   | { found: false; errorCode: "1657" | "1658"; message: string };
 
 const inForce = (row: MemberPolicyRow, day: string) =>
@@ -67,5 +71,14 @@ export async function findSubject(
           message: `No member found with the patient's identifiers ${keys.patientIds.join(", ")}`,
         };
   const policies = rankPolicies(await patientLinkRepo.listPoliciesOfMember(db, member.pk), keys, day);
-  return { found: true, member: { pk: member.pk, memberId: member.member_id }, policies };
+  return {
+    found: true,
+    member: {
+      pk: member.pk,
+      memberId: member.member_id,
+      gender: member.gender,
+      dateOfBirth: member.date_of_birth.toISOString(),
+    },
+    policies,
+  };
 }

@@ -12,11 +12,15 @@ export const codeIn = (concept: Coded, system: string) =>
 export const instantOf = (value: string): string =>
   new Date(value.length === 10 ? `${value}T00:00:00Z` : value).toISOString();
 
-/** the value of a Coverage's class of `type` (plan: the policy number; group: the policy holder) */
+/** the value of a Coverage's class of `type` (plan: the policy; group: the policy holder), when sent */
 export const coverageClass = (
-  coverage: { class: { type: { coding: { code?: string }[] }; value: string }[] },
+  coverage: { class?: { type: { coding?: { code?: string }[] }; value: string }[] | undefined },
   type: "plan" | "group",
-) => coverage.class.find((entry) => entry.type.coding.some((coding) => coding.code === type))?.value;
+) => coverage.class?.find((entry) => entry.type.coding?.some((coding) => coding.code === type))?.value;
+
+/** every value of a resource's identifiers */
+export const identifierValues = (resource: { identifier?: { value?: string }[] | undefined } | undefined) =>
+  (resource?.identifier ?? []).flatMap((identifier) => (identifier.value ? [identifier.value] : []));
 
 /** an organization's licence in `system` (provider-license, payer-license): how NPHIES names parties */
 export const licenceOf = (

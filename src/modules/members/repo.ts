@@ -38,6 +38,15 @@ const WRITABLE = [
 
 const COLUMNS = WRITABLE.join(", ");
 
+/** a member found by one of its identifiers, and by which */
+export interface MemberFound {
+  pk: number;
+  member_id: string;
+  gender: "MALE" | "FEMALE";
+  date_of_birth: Date;
+  matched_by: "member_id" | "national_id" | "passport";
+}
+
 /** a member as adjudication reads it */
 export interface MemberForAdjudication {
   pk: number;
@@ -105,10 +114,10 @@ export const memberRepo = {
     db: Queryable,
     tenantId: number,
     identifiers: readonly string[],
-  ): Promise<{ pk: number; member_id: string; matched_by: "member_id" | "national_id" | "passport" }[]> {
+  ): Promise<MemberFound[]> {
     if (identifiers.length === 0) return [];
-    return db.query(
-      `SELECT id AS pk, member_id, CASE WHEN member_id = ANY(v.ids) THEN 'member_id'
+    return db.query<MemberFound>(
+      `SELECT id AS pk, member_id, gender, date_of_birth, CASE WHEN member_id = ANY(v.ids) THEN 'member_id'
          WHEN national_id = ANY(v.ids) THEN 'national_id' ELSE 'passport' END AS matched_by
        FROM members, (SELECT string_to_array($2, chr(31)) AS ids) AS v
        WHERE tenant_id = $1 AND (member_id = ANY(v.ids) OR national_id = ANY(v.ids) OR passport = ANY(v.ids))

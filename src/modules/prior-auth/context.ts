@@ -58,6 +58,19 @@ export function engineRequestOf(input: CreateInput, diagnosisCodes: readonly str
   };
 }
 
+/**
+ * Whose age and gender the clinical checks read: the member on file, or for a newborn covered under its
+ * mother's membership (is_new_born) the newborn the request describes.
+ */
+export function patientFactsOf(
+  member: { gender: "MALE" | "FEMALE"; date_of_birth: Date },
+  input: Pick<CreateInput, "is_new_born" | "member_gender" | "member_dob">,
+) {
+  return input.is_new_born
+    ? { gender: input.member_gender, dateOfBirth: new Date(input.member_dob) }
+    : { gender: member.gender, dateOfBirth: member.date_of_birth };
+}
+
 /** who and what a run of the engine is about, as create and the re-runs (reopen, communication) know it */
 export interface Subject {
   mode: TenantMode;

@@ -1,13 +1,11 @@
 import type { TenantActor } from "../../platform/audit/audit.js";
 import type { Queryable } from "../../platform/db/db.js";
 import { type EventHookType, emitEvent } from "../../platform/events/outbox.js";
-import { publish } from "../../platform/events/reactions.js";
+import { publish, topic } from "../../platform/events/reactions.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
 import { eventDataOf } from "./present.js";
 import { type ItemRow, type PriorAuthRow, priorAuthRepo } from "./repo.js";
 
-/** the domain event published whenever a request's decisions are made or change (DomainEvent.data) */
-export const PRIOR_AUTH_DECIDED = "prior-auth.decided";
 export type DecisionCause = "created" | "reviewed" | "reopened" | "communicated";
 export interface PriorAuthDecided {
   priorAuthId: number;
@@ -15,6 +13,23 @@ export interface PriorAuthDecided {
   cause: DecisionCause;
   /** a reopen's reason (REOPEN_REASONS) */
   reopenReason?: string;
+}
+/** published whenever a request's decisions are made or change, in the change's transaction */
+export const PRIOR_AUTH_DECIDED = topic<PriorAuthDecided>("prior-auth.decided");
+
+/** the domain event published when a reviewer asks the provider for information (DomainEvent.data) */
+export const PRIOR_AUTH_INFORMATION_REQUESTED = "prior-auth.information-requested";
+export interface PriorAuthInformationRequested {
+  priorAuthId: number;
+  transactionId: string;
+  informationRequestId: number;
+  content: string;
+  /** the items asked about, by 0-based index in the request */
+  itemIndexes: number[];
+  /** the reviewer user's username */
+  reviewer: string;
+  /** when it was asked (ISO 8601, as stored) */
+  createdAt: string;
 }
 
 /**
@@ -51,7 +66,10 @@ export async function emitPriorAuthEvents(
     });
   }
   if (decided !== null) {
-    const data: PriorAuthDecided = { priorAuthId, transactionId: row.transaction_id, ...decided };
-    await publish(tx, jobs, actor, { type: PRIOR_AUTH_DECIDED, data: { ...data } });
+    await publish(tx, jobs, actor, PRIOR_AUTH_DECIDED, {
+      priorAuthId,
+      transactionId: row.transaction_id,
+      ...decided,
+    });
   }
 }

@@ -8,7 +8,13 @@ import { memberRepo } from "../members/repo.js";
 import { type PolicyRow, policyRepo } from "../policies/repo.js";
 import { requireFoundPolicy } from "../policies/service.js";
 import { providerRepo } from "../providers/repo.js";
-import { engineRequestOf, loadEngineContext, primaryDiagnosisOf, type Subject } from "./context.js";
+import {
+  engineRequestOf,
+  loadEngineContext,
+  patientFactsOf,
+  primaryDiagnosisOf,
+  type Subject,
+} from "./context.js";
 import { emitPriorAuthEvents } from "./events.js";
 import { ensureDescribedBenefits, ensureMember, ensurePolicy, lockMember } from "./lightweight.js";
 import { itemResultOf } from "./present.js";
@@ -39,6 +45,7 @@ function checkRequest(input: CreateInput): void {
 
 /** a member on file whose demographics differ from the request's: kept as it is, with an alert */
 function memberAlerts(member: { gender: string; date_of_birth: Date }, input: CreateInput): string[] {
+  if (input.is_new_born) return [];
   const differences: string[] = [];
   if (member.gender !== input.member_gender)
     differences.push(`gender ${member.gender} on file, ${input.member_gender} sent`);
@@ -160,7 +167,7 @@ export async function adjudicateNewRequest(
           : await loadEngineContext(tx, ctx.tenantId, subjectOf(member.pk, subject.policy), request);
       const decision = decide(
         request,
-        { ...loaded, member: { gender: member.gender, dateOfBirth: member.date_of_birth } },
+        { ...loaded, member: patientFactsOf(member, input) },
         now,
       );
       const pa = newPriorAuthRow(

@@ -1,6 +1,7 @@
 import type { Db } from "../../platform/db/db.js";
 import { AppError } from "../../platform/http/errors.js";
 import { communicationRepo } from "./communications/repo.js";
+import { informationRequestRepo } from "./information-requests/repo.js";
 import { itemViewOf } from "./present.js";
 import { priorAuthRepo } from "./repo.js";
 import { supportingInfoRepo } from "./supporting-info/repo.js";
@@ -9,17 +10,18 @@ const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
 
 /**
  * The whole prior authorization (GET /approval-request/get-one): the request as submitted, its status and
- * workflow fields, every item with its decision and reasons, the history of transitions, supporting info
- * and communications.
+ * workflow fields, every item with its decision and reasons, the history of transitions, supporting info,
+ * communications and the reviewers' requests for information (communication_requests).
  */
 export async function getPriorAuth(db: Db, tenantId: number, transactionId: string) {
   const pa = await priorAuthRepo.find(db, tenantId, transactionId);
   if (pa === undefined) throw new AppError("E_EPA_09", `Prior authorization ${transactionId} not found`);
-  const [items, history, supportingInfo, communications] = await Promise.all([
+  const [items, history, supportingInfo, communications, informationRequests] = await Promise.all([
     priorAuthRepo.listItems(db, pa.id),
     priorAuthRepo.listHistory(db, pa.id),
     supportingInfoRepo.list(db, pa.id),
     communicationRepo.list(db, pa.id),
+    informationRequestRepo.list(db, pa.id),
   ]);
   const { items: _submitted, supporting_info: _inline, ...submitted } = pa.request;
   return {
@@ -59,6 +61,10 @@ export async function getPriorAuth(db: Db, tenantId: number, transactionId: stri
     communications: communications.map(({ sent_at, created_at, ...communication }) => ({
       ...communication,
       date: iso(sent_at),
+      created_at: created_at.toISOString(),
+    })),
+    communication_requests: informationRequests.map(({ created_at, ...asked }) => ({
+      ...asked,
       created_at: created_at.toISOString(),
     })),
     history: history.map((entry) => ({

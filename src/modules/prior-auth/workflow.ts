@@ -8,7 +8,7 @@ import { normalizeIcd10 } from "../../reference/icd10.js";
 import { policyRepo } from "../policies/repo.js";
 import { templateRepo } from "../policy-templates/repo.js";
 import { userRepo } from "../users/repo.js";
-import { engineRequestOf, loadEngineContext } from "./context.js";
+import { engineRequestOf, loadEngineContext, patientFactsOf } from "./context.js";
 import { type PriorAuthDecided, emitPriorAuthEvents } from "./events.js";
 import { lockMember } from "./lightweight.js";
 import { itemRowOf, type PriorAuthRow, type PriorAuthStatus, priorAuthRepo } from "./repo.js";
@@ -108,7 +108,7 @@ export async function readjudicate(
     },
     request,
   );
-  const facts = { gender: locked.gender, dateOfBirth: locked.date_of_birth };
+  const facts = patientFactsOf(locked, pa.request);
   const decision = decide(request, { ...loaded, member: facts }, now);
   await priorAuthRepo.saveDecisions(
     tx,

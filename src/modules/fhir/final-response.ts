@@ -1,0 +1,44 @@
+import type { TenantActor } from "../../platform/audit/audit.js";
+import type { Queryable } from "../../platform/db/db.js";
+import { emitEvent, FHIR_MESSAGE_EVENT } from "../../platform/events/outbox.js";
+import type { JobQueue } from "../../platform/jobs/queue.js";
+import type { PriorAuthDecided } from "../prior-auth/events.js";
+import { priorAuthRepo } from "../prior-auth/repo.js";
+import { claimResponseBundleOf, requestOutcome } from "./claim-response.js";
+import { fhirRequestRepo } from "./repo.js";
+
+/**
+ * A request that came as a NPHIES message is answered again when its decision changes after the first
+ * answer (a reviewer's decision, a reopen, a communication that let the engine decide): the response goes
+ * to the tenant's NPHIES endpoint (a webhook of hook type NPHIES). While the request still waits for a
+ * person nothing is sent; a complete response after an earlier complete one is a reissue, its reason the
+ * reopen's (the reopen reasons are NPHIES's reissue reasons) or a correction.
+ */
+export async function sendFinalResponse(
+  tx: Queryable,
+  jobs: JobQueue,
+  actor: TenantActor,
+  decided: PriorAuthDecided,
+): Promise<void> {
+  if (decided.cause === "created") return;
+  const known = await fhirRequestRepo.findByPriorAuthId(tx, decided.priorAuthId);
+  if (known === undefined) return;
+  const [pa, items] = await Promise.all([
+    priorAuthRepo.findById(tx, decided.priorAuthId),
+    priorAuthRepo.listItems(tx, decided.priorAuthId),
+  ]);
+  if (pa === undefined || requestOutcome(items) === "pended") return;
+  const reissue =
+    known.complete_sent > 0 ? (decided.reopenReason?.toLowerCase() ?? "correction") : undefined;
+  const counts = await fhirRequestRepo.countSent(tx, decided.priorAuthId, true);
+  await emitEvent(tx, jobs, actor.tenantId, {
+    hookType: "NPHIES",
+    eventType: FHIR_MESSAGE_EVENT,
+    data: claimResponseBundleOf(pa, known.origin, items, new Date(), {
+      number: counts.responses_sent,
+      ...(reissue === undefined ? {} : { reissue }),
+    }),
+    subject: `prior-auth:${pa.transaction_id}`,
+    requestId: actor.requestId,
+  });
+}
