@@ -1,12 +1,90 @@
+import { createHash, randomUUID } from "node:crypto";
+import type { Bundle, BundleEntry, MessageHeader } from "@medplum/fhirtypes";
 import type { RequestContext } from "../../platform/context.js";
-import type { Message } from "./bundle.js";
+import { AppError } from "../../platform/http/errors.js";
+import { MESSAGE_EVENTS, PAYER_LICENSE, PROVIDER_LICENSE, profile } from "../../reference/nphies-fhir.js";
+import { answerOnce } from "./answers.js";
+import { type Message, readMessage } from "./bundle.js";
 
-// placeholder: batch-request is being written
+const CLAIM_EVENTS = new Set(["claim-request", "priorauth-request"]);
+
+/** the inner messages of a batch, each checked as a message of its own; a problem names its place */
+function innerMessagesOf(message: Message) {
+  const { problems } = message;
+  const inner = message.header.focus.flatMap((focus, index) => {
+    const path = `Bundle.entry[0].resource.focus[${index}]`;
+    const at = focus.reference === undefined ? -1 : message.indexOf(focus.reference);
+    const entry = message.bundle.entry[at];
+    if (entry?.resource.resourceType !== "Bundle") {
+      problems.add(`${path}.reference`, "must name a claim-request message Bundle of this batch");
+      return [];
+    }
+    try {
+      const read = readMessage(entry.resource);
+      if (!CLAIM_EVENTS.has(read.event))
+        problems.add(`Bundle.entry[${at}].resource`, `a batch carries claim requests, not ${read.event}`);
+      return [{ body: entry.resource, read }];
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      // the inner message's problems, named from the batch's own Bundle
+      for (const detail of error.details)
+        problems.add(`Bundle.entry[${at}].resource${detail.slice("Bundle".length).split(": ")[0]}`, detail.split(": ").slice(1).join(": "));
+      return [];
+    }
+  });
+  problems.throwIfAny();
+  return inner;
+}
+
+/**
+ * A batch-request: several claims in one message (IG 7.4), answered claim by claim. Each inner message is
+ * processed as if sent alone (its own MessageHeader id, resends answered the same); the batch-response
+ * carries each claim's response message, in the batch's order.
+ */
 export async function answerBatch(
-  _ctx: RequestContext,
-  _message: Message,
-  _hash: string,
-  _process: (ctx: RequestContext, body: unknown, hash: string) => Promise<string>,
+  ctx: RequestContext,
+  message: Message,
+  hash: string,
+  process: (ctx: RequestContext, body: unknown, hash: string) => Promise<string>,
 ): Promise<string> {
-  throw new Error("batch-request is not answered yet");
+  const inner = innerMessagesOf(message);
+  return answerOnce(ctx, message, hash, async () => {
+    const responses: Bundle[] = [];
+    for (const { body } of inner) {
+      const text = JSON.stringify(body);
+      const innerHash = createHash("sha256").update(text).digest("hex");
+      responses.push(JSON.parse(await process(ctx, body, innerHash)));
+    }
+    const entries: BundleEntry[] = responses.map((response) => ({
+      fullUrl: `urn:uuid:${response.id ?? randomUUID()}`,
+      resource: response,
+    }));
+    const provider = message.header.sender?.identifier?.value ?? "";
+    const payer = message.header.destination?.[0]?.receiver?.identifier?.value ?? "";
+    const header: MessageHeader = {
+      resourceType: "MessageHeader",
+      id: randomUUID(),
+      meta: { profile: [profile("message-header")] },
+      eventCoding: { system: MESSAGE_EVENTS, code: "batch-response" },
+      destination: [
+        {
+          endpoint: `${PROVIDER_LICENSE}/${provider}`,
+          receiver: { type: "Organization", identifier: { system: PROVIDER_LICENSE, value: provider } },
+        },
+      ],
+      sender: { type: "Organization", identifier: { system: PAYER_LICENSE, value: payer } },
+      source: { endpoint: `${PAYER_LICENSE}/${payer}` },
+      response: { identifier: message.header.id, code: "ok" },
+      focus: entries.map((entry) => ({ reference: entry.fullUrl })),
+    };
+    const bundle: Bundle = {
+      resourceType: "Bundle",
+      id: randomUUID(),
+      meta: { profile: [profile("bundle")] },
+      type: "message",
+      timestamp: ctx.now().toISOString(),
+      entry: [{ fullUrl: `urn:uuid:${header.id}`, resource: header }, ...entries],
+    };
+    return { bundle, transactionId: null };
+  });
 }

@@ -257,7 +257,8 @@ export function claimResponseBundleOf(
           },
         }
       : {}),
-    ...(queued
+    // a deferred request is not adjudicated yet as far as this answer says; a held one shows its items
+    ...(answering.queued
       ? {}
       : {
           item: rows.map((row, index) => itemOf(row, origin, amounts[index] as Amounts)),

@@ -49,7 +49,7 @@ const Amount = Type.Number({ minimum: 0, maximum: 999_999_999_999.99 });
 export const Money = Type.Object(
   {
     value: Amount,
-    currency: Type.Optional(Type.String({ description: "SAR: amounts are adjudicated in riyals" })),
+    currency: Type.Optional(Type.Literal("SAR", { description: "NPHIES amounts are in riyals" })),
   },
   open,
 );

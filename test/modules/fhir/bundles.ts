@@ -155,7 +155,8 @@ export function claimMessage(options: BundleOptions = {}) {
   );
   const encounter = kind === "institutional" || kind === "professional";
   const item = specs.map((spec, index) => {
-    const net = spec.quantity * spec.unitPrice + (spec.tax ?? 0) - (spec.patientShare ?? 0);
+    // as NPHIES computes it: quantity x unit price x factor + tax (the patient share is not subtracted)
+    const net = spec.quantity * spec.unitPrice + (spec.tax ?? 0);
     return {
       extension: [
         { url: `${SD}extension-tax`, valueMoney: money(spec.tax ?? 0) },

@@ -98,18 +98,21 @@ describe("NPHIES FHIR: prior authorizations and claims", () => {
     assert.equal(claimResponse.patient.reference, "http://provider.example.sa/fhir/Patient/P1");
     assert.equal(claimResponse.requestor.reference, "http://provider.example.sa/fhir/Organization/PRV");
     assert.equal(claimResponse.insurer.reference, "http://provider.example.sa/fhir/Organization/INS");
-    // the consultation: 250 claimed, contract price 200; tax 37.50 and patient share 25 sent beside it
+    // the consultation: 250 claimed (net 287.50 with its 15 % tax), contract price 200; the patient's
+    // share of 25 shrinks with it to 20; the payer pays 180 and its tax 27, the patient 20 and its tax 3
     const [consultation, lab] = claimResponse.item;
     assert.equal(consultation.itemSequence, 1);
     assert.equal(outcomeOf(consultation), "partial");
-    assert.equal(amountOf(consultation, "submitted"), 250);
+    assert.equal(amountOf(consultation, "submitted"), 287.5);
     assert.equal(amountOf(consultation, "eligible"), 200);
-    assert.equal(amountOf(consultation, "tax"), 30);
     assert.equal(amountOf(consultation, "copay"), 20);
-    assert.equal(amountOf(consultation, "benefit"), 210);
+    assert.equal(amountOf(consultation, "tax"), 27);
+    assert.equal(amountOf(consultation, "benefit"), 207);
+    assert.equal(amountOf(consultation, "patientShare"), 23);
     assert.equal(adjudicationOf(consultation, "approved-quantity").value, 1);
     const rejected = adjudicationOf(consultation, "rejected");
-    assert.deepEqual(rejected.reason.coding, [{ system: `${CS}adjudication-reason`, code: "NDC079" }]);
+    // NDC079 in the JSON API; the v2.6 code list's BE-1-3 in NPHIES's own terms
+    assert.deepEqual(rejected.reason.coding, [{ system: `${CS}adjudication-reason`, code: "BE-1-3" }]);
     assert.match(rejected.reason.text, /contract price 200\.00/);
     assert.equal(rejected.amount.value, 50);
     assert.equal(lab.itemSequence, 2);
@@ -120,8 +123,8 @@ describe("NPHIES FHIR: prior authorizations and claims", () => {
     );
     assert.equal(adjudicationOf(lab, "rejected"), undefined);
     assert.deepEqual(
-      ["eligible", "benefit", "copay", "tax"].map((category) => totalOf(claimResponse, category)),
-      [300, 310, 20, 30],
+      ["submitted", "eligible", "benefit", "copay", "tax"].map((category) => totalOf(claimResponse, category)),
+      [387.5, 300, 307, 20, 27],
     );
     for (const amount of JSON.stringify(claimResponse).matchAll(/"currency":"([A-Z]+)"/g))
       assert.equal(amount[1], "SAR");
@@ -165,13 +168,7 @@ describe("NPHIES FHIR: prior authorizations and claims", () => {
       ],
     );
     assert.equal(pa.supporting_info[0].code, "CHIEF_COMPLAINT");
-    assert.deepEqual(pa.fhir, {
-      event: "priorauth-request",
-      bundle_id: request.id,
-      message_header_id: headerOf(request).id,
-      claim_id: claim.id,
-      claim_identifier: claim.identifier[0],
-    });
+    assert.equal(pa.nphies_bundle_id, request.id);
   });
 
   KINDS.forEach((kind, index) => {
@@ -233,7 +230,7 @@ describe("NPHIES FHIR: prior authorizations and claims", () => {
     claimResponse.item.forEach((item: Json, index: number) => {
       const stored = pa.items[index];
       assert.equal(item.itemSequence, claim.item[index].sequence);
-      assert.equal(amountOf(item, "submitted"), stored.request_amount);
+      assert.equal(amountOf(item, "submitted"), claim.item[index].net.value);
       assert.equal(amountOf(item, "eligible"), stored.approved_amount);
       assert.equal(adjudicationOf(item, "approved-quantity").value, stored.approved_quantity);
       assert.equal(stored.claimed_quantity, claim.item[index].quantity.value);
@@ -297,30 +294,57 @@ describe("NPHIES FHIR: prior authorizations and claims", () => {
     assert.deepEqual(issues[0]?.expression, ["Bundle.entry[1].resource.identifier[0].value"]);
   });
 
-  it("names the element of the message that names an unknown member, policy or provider", async () => {
-    const unknownMember = await postMessage(ctx, tenant, claimMessage({ memberId: "NOBODY" }));
-    assert.deepEqual(pathsOf(unknownMember, 404), ["Bundle.entry[3].resource.identifier[0].value"]);
-    const unknownProvider = await postMessage(ctx, tenant, claimMessage({ provider: "CCHI-404" }));
-    assert.deepEqual(pathsOf(unknownProvider, 404), ["Bundle.entry[4].resource.identifier"]);
+  it("answers an unknown member or provider inside the response: outcome error with its adjudication-error code", async () => {
+    const errorOf = async (request: Json) => {
+      const res = await postMessage(ctx, tenant, request);
+      assert.equal(res.statusCode, 200, res.body);
+      const claimResponse = checkEnvelope(request, res.json(), "priorauth-response", "ClaimResponse");
+      assert.equal(claimResponse.outcome, "error");
+      assert.equal("item" in claimResponse, false);
+      const stored = await tenant.call(
+        "GET",
+        `/approval-request/get-one/${resourceOf(request, "Claim").identifier[0].value}`,
+      );
+      assert.equal(stored.statusCode, 404, "nothing is stored as a prior authorization");
+      return [claimResponse.error[0].code.coding[0].code, claimResponse.disposition];
+    };
+    const [memberCode, why] = await errorOf(claimMessage({ memberId: "NOBODY" }));
+    assert.equal(memberCode, "1657");
+    assert.match(why, /NOBODY/);
+    const unknownPatient = claimMessage({ memberId: "NOBODY" });
+    delete resourceOf(unknownPatient, "Claim").insurance;
+    assert.equal((await errorOf(unknownPatient))[0], "1658");
+    const [providerCode] = await errorOf(claimMessage({ provider: "CCHI-404" }));
+    assert.equal(providerCode, "1659");
+  });
+
+  it("finds the member by the patient's national id when the request names no coverage", async () => {
+    await expectStatus(tenant.call("PATCH", "/member/M1", { national_id: "1012345678" }), 200);
+    const request = claimMessage({ date: "2026-09-01" });
+    delete resourceOf(request, "Claim").insurance;
+    const res = await postMessage(ctx, tenant, request);
+    assert.equal(res.statusCode, 200, res.body);
+    const claimResponse = checkEnvelope(request, res.json(), "priorauth-response", "ClaimResponse");
+    assert.equal(claimResponse.outcome, "complete", claimResponse.disposition);
+    assert.equal("insurance" in claimResponse, false);
+    const pa = await getOne(request);
+    assert.deepEqual([pa.member_id, pa.policy_no, pa.ph_erp_id], ["M1", "POL1", "PH1"]);
   });
 
   it("refuses an invalid message with an OperationOutcome naming each problem, and stores nothing", async () => {
     const request = claimMessage();
     const claim = resourceOf(request, "Claim");
-    claim.item[0].productOrService.coding = [{ system: "http://example.org/codes", code: "X1" }];
-    claim.item[1].net.value = 1;
+    claim.item[0].productOrService.coding = [];
+    claim.item[1].quantity.value = -1;
     const issues = issuesOf(await postMessage(ctx, tenant, request));
     assert.deepEqual(
       issues.map((issue) => [issue.severity, issue.code, issue.expression?.[0]]),
       [
-        ["error", "invalid", "Bundle.entry[1].resource.item[0].productOrService"],
-        ["error", "invalid", "Bundle.entry[1].resource.item[1].net"],
+        ["error", "invalid", "Bundle.entry[1].resource.item[0].productOrService.coding"],
+        ["error", "invalid", "Bundle.entry[1].resource.item[1].quantity.value"],
       ],
     );
-    assert.match(
-      issues[1]?.diagnostics ?? "",
-      /must be quantity x unitPrice \+ tax - patient share = 100\.00/,
-    );
+    assert.match(issues[1]?.diagnostics ?? "", /must be >= 0/);
     const res = await tenant.call("GET", `/approval-request/get-one/${claim.identifier[0].value}`);
     assert.equal(res.statusCode, 404, "nothing was stored");
     // the same MessageHeader id, corrected, is processed: the refusal was not recorded as its answer
@@ -328,7 +352,7 @@ describe("NPHIES FHIR: prior authorizations and claims", () => {
       { system: `${CS}services`, code: "99213" },
       { system: "x", code: "CONS-1" },
     ];
-    claim.item[1].net.value = 100;
+    claim.item[1].quantity.value = 1;
     assert.equal((await postMessage(ctx, tenant, request)).statusCode, 200);
   });
 
@@ -377,7 +401,16 @@ describe("NPHIES FHIR: prior authorizations and claims", () => {
     );
     assert.deepEqual(
       statement.messaging[0].supportedMessage.map((message: Json) => message.definition.split("/").at(-1)),
-      ["priorauth-request", "claim-request", "eligibility-request"],
+      [
+        "priorauth-request",
+        "claim-request",
+        "eligibility-request",
+        "cancel-request",
+        "status-check",
+        "communication",
+        "batch-request",
+        "error-notice",
+      ],
     );
     const openapi = (await ctx.app.inject({ method: "GET", url: "/openapi.json" })).json();
     assert.ok(openapi.paths["/{tenant}/fhir/$process-message"]?.post, "documented in OpenAPI");
@@ -537,8 +570,8 @@ describe("NPHIES FHIR: a pended request's final response", () => {
       assert.equal(amountOf(held, "eligible"), 300);
       assert.equal(amountOf(held, "benefit"), 300);
       assert.ok(
-        held.adjudication.some((entry: Json) => entry.reason?.coding[0].code === "NDC079"),
-        "the reviewer's reason",
+        held.adjudication.some((entry: Json) => entry.reason?.coding[0].code === "BE-1-3"),
+        "the reviewer's reason (NDC079), in the v2.6 code list",
       );
       assert.equal(outcomeOf(cbc), "approved");
       assert.equal(amountOf(cbc, "eligible"), 80);
@@ -569,14 +602,31 @@ describe("NPHIES FHIR: a pended request's final response", () => {
         }),
         200,
       );
-      const [, reopened] = await receiver.waitFor(2);
+      // run again by the engine, the outlier is held again: nothing is sent while a person must decide
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.equal(receiver.received.length, 1);
+      await expectStatus(
+        tenant.call("PATCH", `/approval-request/update/${transactionId}`, {
+          status: "ACCEPTED",
+          erp_reviewer_id: "rev1",
+        }),
+        200,
+      );
+      // the decision after a complete response is a reissue, its reason the reopen's
+      const [, reissued] = await receiver.waitFor(2);
       const again = checkEnvelope(
         request,
-        JSON.parse(reopened?.body ?? "{}"),
+        JSON.parse(reissued?.body ?? "{}"),
         "priorauth-response",
         "ClaimResponse",
       );
-      assert.equal(again.outcome, "queued", "run again by the engine, the outlier is held again");
+      assert.equal(again.outcome, "complete");
+      assert.deepEqual(
+        again.extension.find((extension: Json) => extension.url === `${SD}extension-adjudication-reissue`)
+          ?.valueCodeableConcept.coding[0],
+        { system: `${CS}reissue-reason`, code: "correction" },
+      );
+      assert.notDeepEqual(again.identifier, response.identifier, "each response is uniquely identified");
       await expectStatus(tenant.call("PATCH", `/approval-request/cancel/${transactionId}`), 200);
       assert.equal(
         (await expectStatus(tenant.call("GET", `/approval-request/get-one/${transactionId}`), 200)).status,
