@@ -126,6 +126,10 @@ export const EXTENSION = {
   batchIdentifier: `${SD}extension-batch-identifier`,
   batchNumber: `${SD}extension-batch-number`,
   itemSequence: `${SD}extension-claimItemSequence`,
+  patientInvoice: `${SD}extension-patientInvoice`,
+  transferAuthorizationNumber: `${SD}extension-transferAuthorizationNumber`,
+  transferAuthorizationPeriod: `${SD}extension-transferAuthorizationPeriod`,
+  transferAuthorizationProvider: `${SD}extension-transferAuthorizationProvider`,
 } as const;
 
 /** coding systems of the claim items that are not NPHIES's own billing code lists */
@@ -163,6 +167,29 @@ export const ADJUDICATION_REASON_V2: Readonly<Record<string, string>> = {
   NDC081: "AD-2-4",
 };
 
+/** the displays of the v2.6 adjudication-reason codes the engine's reasons map to */
+export const ADJUDICATION_REASON_V2_DISPLAY: Readonly<Record<string, string>> = {
+  "AD-1-4": "Diagnosis is inconsistent with service/procedure",
+  "AD-2-1": "Date of birth follows date of service/procedure",
+  "AD-2-3": "Date of service/procedure is prior to coverage effective date",
+  "AD-2-4": "Duplicate service/procedure code based on the date",
+  "AD-3-5": "Diagnosis is inconsistent with patient's age",
+  "AD-3-6": "Diagnosis is inconsistent with patient's gender",
+  "AD-3-7": "Service/procedure is inconsistent with patient's age",
+  "AD-3-8": "Service/procedure is inconsistent with patient's gender",
+  "CV-1-1": "Provider is out of beneficiary network",
+  "CV-1-3": "Diagnosis is not covered",
+  "CV-1-4": "Service/procedure is not covered",
+  "CV-1-8": "Annual limit/sublimit amount exceeded",
+  "CV-1-9": "Consultation is within 14-day follow up period",
+  "CV-2-1": "Patient is not a covered member",
+  "CV-4-2": "Inappropriate medication duration",
+  "CV-4-6": "Milk Products do not meet coverage criteria",
+  "SE-1-9": "Quantity of service/procedure is inappropriate or missing",
+  "BE-1-3": "Submission not compliant with contractual agreement between provider & payer",
+  "BE-1-4": "Preauthorization is required and was not obtained",
+};
+
 /** the adjudication-error codes a payer answers a claim it cannot adjudicate with */
 export const ADJUDICATION_ERROR = {
   memberNumberNotFound: { code: "1657", display: "Member number not found" },
@@ -171,6 +198,9 @@ export const ADJUDICATION_ERROR = {
     code: "1659",
     display: "Provider license is not a contracted provider as of the date of service",
   },
-  diagnosis: { code: "1413", display: "Incorrect value in element: [Claim.diagnosis.diagnosisCodeableConcept]" },
+  diagnosis: {
+    code: "1413",
+    display: "Incorrect value in element: [Claim.diagnosis.diagnosisCodeableConcept]",
+  },
 } as const;
 export type AdjudicationError = (typeof ADJUDICATION_ERROR)[keyof typeof ADJUDICATION_ERROR];

@@ -28,7 +28,10 @@ function innerMessagesOf(message: Message) {
       if (!(error instanceof AppError)) throw error;
       // the inner message's problems, named from the batch's own Bundle
       for (const detail of error.details)
-        problems.add(`Bundle.entry[${at}].resource${detail.slice("Bundle".length).split(": ")[0]}`, detail.split(": ").slice(1).join(": "));
+        problems.add(
+          `Bundle.entry[${at}].resource${detail.slice("Bundle".length).split(": ")[0]}`,
+          detail.split(": ").slice(1).join(": "),
+        );
       return [];
     }
   });

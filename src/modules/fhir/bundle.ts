@@ -88,12 +88,12 @@ export interface Entry<T> {
  * focus, and reference resolution inside the bundle (`fullUrl`, or `Type/id`).
  */
 export class Message {
-  readonly header: Static<typeof MessageHeader>;
+  readonly header: Static<typeof MessageHeader> & { focus: Static<typeof Reference>[] };
   readonly event: RequestEvent;
 
   constructor(
     readonly bundle: FhirBundle,
-    header: Static<typeof MessageHeader>,
+    header: Static<typeof MessageHeader> & { focus: Static<typeof Reference>[] },
     event: RequestEvent,
     readonly problems: Problems,
   ) {
@@ -199,6 +199,8 @@ export function readMessage(body: unknown): Message {
     problems.throwIfAny();
     throw new Error("unreachable");
   }
+  if (header.focus === undefined || header.focus.length === 0)
+    problems.add("Bundle.entry[0].resource.focus", "is required: the message's focal resource");
   problems.throwIfAny();
-  return new Message(body, header, code, problems);
+  return new Message(body, { ...header, focus: header.focus ?? [] }, code, problems);
 }

@@ -3,10 +3,10 @@ import type { Queryable } from "../../platform/db/db.js";
 import { emitEvent, FHIR_MESSAGE_EVENT } from "../../platform/events/outbox.js";
 import { AppError, withConflicts } from "../../platform/http/errors.js";
 import { ADJUDICATION_ERROR, type AdjudicationError, type ClaimEvent } from "../../reference/nphies-fhir.js";
-import { providerRepo } from "../providers/repo.js";
 import type { ItemRow, PriorAuthRow } from "../prior-auth/repo.js";
 import { priorAuthRepo } from "../prior-auth/repo.js";
 import { adjudicateNewRequest } from "../prior-auth/service.js";
+import { providerRepo } from "../providers/repo.js";
 import { answeredBefore, answerOnce, messageReused, recordAnswer } from "./answers.js";
 import type { Message } from "./bundle.js";
 import { type ClaimRead, createInputOf, readClaimRequest } from "./claim-request.js";
@@ -22,7 +22,11 @@ import { findSubject } from "./subject.js";
 async function answerAgain(ctx: RequestContext, hash: string, origin: FhirOrigin, path: string) {
   const earlier = await answeredBefore(ctx, origin.message_id, hash);
   if (earlier !== undefined) return earlier;
-  const known = await fhirRequestRepo.findByTransactionId(ctx.db, ctx.tenantId, origin.claim_identifier.value);
+  const known = await fhirRequestRepo.findByTransactionId(
+    ctx.db,
+    ctx.tenantId,
+    origin.claim_identifier.value,
+  );
   const pa = await priorAuthRepo.find(ctx.db, ctx.tenantId, origin.claim_identifier.value);
   if (known === undefined || pa === undefined || known.origin.claim_hash !== origin.claim_hash)
     throw new AppError(
@@ -59,7 +63,9 @@ async function subjectOf(ctx: RequestContext, read: ClaimRead) {
   }
   if (!subject.found) {
     const error: AdjudicationError =
-      subject.errorCode === "1657" ? ADJUDICATION_ERROR.memberNumberNotFound : ADJUDICATION_ERROR.noMemberFound;
+      subject.errorCode === "1657"
+        ? ADJUDICATION_ERROR.memberNumberNotFound
+        : ADJUDICATION_ERROR.noMemberFound;
     return { error, why: subject.message };
   }
   const policy = subject.policies[0];
@@ -68,7 +74,11 @@ async function subjectOf(ctx: RequestContext, read: ClaimRead) {
       error: ADJUDICATION_ERROR.memberNumberNotFound,
       why: `Member ${subject.member.memberId} holds no policy with this payer`,
     };
-  const provider = await providerRepo.findByCchiNo(ctx.db, ctx.tenantId, read.request.medical_provider_cchi_no);
+  const provider = await providerRepo.findByCchiNo(
+    ctx.db,
+    ctx.tenantId,
+    read.request.medical_provider_cchi_no,
+  );
   if (provider === undefined)
     return {
       error: ADJUDICATION_ERROR.providerNotContracted,
@@ -106,10 +116,15 @@ export async function answerClaimMessage(ctx: RequestContext, message: Message, 
   let response: string | undefined;
   const record = async (tx: Queryable, stored: { pa: PriorAuthRow; items: ItemRow[] }) => {
     const at = ctx.now();
-    const decided = requestOutcome(stored.items) !== "pended";
+    // a transfer waits for a reviewer to name the receiving provider; a deferred request for nobody
+    const held = origin.transfer === true;
+    const decided = !held && requestOutcome(stored.items) !== "pended";
     const sendLater = origin.deferred === true && decided;
     response = JSON.stringify(
-      claimResponseBundleOf(stored.pa, origin, stored.items, at, { number: 1, queued: origin.deferred === true }),
+      claimResponseBundleOf(stored.pa, origin, stored.items, at, {
+        number: 1,
+        queued: origin.deferred === true || held,
+      }),
     );
     await Promise.all([
       fhirRequestRepo.insert(tx, ctx.tenantId, {

@@ -15,7 +15,10 @@ export function diagnosesOf(claim: Entry<FhirClaim>, message: Message): CreateIn
     const path = `${claim.path}.diagnosis[${index}]`;
     const coding = diagnosisCoding(diagnosis.diagnosisCodeableConcept);
     if (coding?.code === undefined)
-      message.problems.add(`${path}.diagnosisCodeableConcept.coding`, `must hold a coded diagnosis (${ICD10_AM})`);
+      message.problems.add(
+        `${path}.diagnosisCodeableConcept.coding`,
+        `must hold a coded diagnosis (${ICD10_AM})`,
+      );
     const type = diagnosis.type?.map((concept) => codeIn(concept, `${CS}diagnosis-type`)?.code);
     return {
       type: type?.includes("principal") ? ("primary" as const) : ("secondary" as const),

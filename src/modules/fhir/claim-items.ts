@@ -120,18 +120,21 @@ export function itemsOf(claim: Entry<FhirClaim>, claimType: FhirClaimType, messa
       ...(item.servicedPeriod?.end ? { discharge_date: instantOf(item.servicedPeriod.end) } : {}),
       ...(days === undefined ? {} : { duration: `${days} days` }),
     };
+    const invoice = item.extension?.find(
+      (extension) => extension.url === EXTENSION.patientInvoice,
+    )?.valueIdentifier;
     const origin: OriginItem = {
       sequence: item.sequence,
       tax,
       patient_share: patientShare,
       ...(item.net === undefined ? {} : { net: item.net.value }),
+      ...(invoice === undefined ? {} : { patient_invoice: invoice }),
       ...(item.detail === undefined || item.detail.length === 0
         ? {}
         : {
             details: item.detail.map((detail) => ({
               sequence: detail.sequence,
-              net:
-                detail.net?.value ?? (detail.unitPrice?.value ?? 0) * (detail.quantity?.value ?? 1),
+              net: detail.net?.value ?? (detail.unitPrice?.value ?? 0) * (detail.quantity?.value ?? 1),
             })),
           }),
     };
@@ -140,7 +143,7 @@ export function itemsOf(claim: Entry<FhirClaim>, claimType: FhirClaimType, messa
 }
 
 /** the text a supporting info carries, whichever value type it came as */
-function valueOf(info: NonNullable<FhirClaim["supportingInfo"]>[number]): string | undefined {
+function infoValueOf(info: NonNullable<FhirClaim["supportingInfo"]>[number]): string | undefined {
   const attachment = info.valueAttachment;
   if (attachment?.data !== undefined) return attachment.data;
   if (info.valueString !== undefined) return info.valueString.slice(0, 1000);
@@ -161,10 +164,11 @@ export function supportingInfoOf(
   _message: Message,
 ): NonNullable<CreateInput["supporting_info"]> {
   return (claim.resource.supportingInfo ?? []).map((info) => {
-    const category = codeIn(info.category, `${CS}claim-information-category`)?.code ?? info.category.coding[0]?.code;
+    const category =
+      codeIn(info.category, `${CS}claim-information-category`)?.code ?? info.category.coding[0]?.code;
     const start = info.timingPeriod?.start ?? info.timingDate ?? created;
     const attachment = info.valueAttachment;
-    const value = valueOf(info);
+    const value = infoValueOf(info);
     const code =
       category !== undefined && category in INFORMATION_CATEGORY
         ? INFORMATION_CATEGORY[category as keyof typeof INFORMATION_CATEGORY]

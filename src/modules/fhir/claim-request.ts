@@ -122,6 +122,20 @@ function subjectKeysOf(
   };
 }
 
+/**
+ * The Patients and Organizations of the message that the echoed resources reference besides themselves (a
+ * Coverage's subscriber or policy holder, a newborn's mother): a response references only what it holds.
+ */
+function relatedEntriesOf(message: Message, echoed: (Entry<{ resourceType: string }> | undefined)[]) {
+  const kept = new Set(echoed.flatMap((entry) => (entry === undefined ? [] : [entry.index])));
+  return message.bundle.entry.flatMap((entry, index) =>
+    !kept.has(index) &&
+    (entry.resource.resourceType === "Patient" || entry.resource.resourceType === "Organization")
+      ? [{ fullUrl: entry.fullUrl, resource: entry.resource }]
+      : [],
+  );
+}
+
 /** the Claim's focal insurance (or the first) and its Coverage, when the request names one */
 function coverageOf(claim: Entry<FhirClaim>, message: Message) {
   const insurances = claim.resource.insurance ?? [];
@@ -129,7 +143,11 @@ function coverageOf(claim: Entry<FhirClaim>, message: Message) {
   const index = focal === -1 ? 0 : focal;
   const insurance = insurances[index];
   if (insurance === undefined) return { insurance, coverage: undefined };
-  const coverage = message.resolve(insurance.coverage, `${claim.path}.insurance[${index}].coverage`, "Coverage");
+  const coverage = message.resolve(
+    insurance.coverage,
+    `${claim.path}.insurance[${index}].coverage`,
+    "Coverage",
+  );
   return { insurance, coverage };
 }
 
@@ -245,6 +263,8 @@ export function readClaimRequest(message: Message, event: ClaimEvent): ClaimRead
     insurer: insurer === undefined ? null : message.received(insurer),
     items: items.map((item) => item.origin),
     deferred: codeIn(c.priority, `${HL7}processpriority`)?.code === "deferred",
+    transfer: extensionOf(c, EXTENSION.transfer)?.valueBoolean === true,
+    related: relatedEntriesOf(message, [patient, coverage, provider, insurer]),
   };
   return {
     event,
@@ -256,7 +276,8 @@ export function readClaimRequest(message: Message, event: ClaimEvent): ClaimRead
     named: {
       memberId: keys.memberIds[0] ?? keys.patientIds[0],
       policyNo:
-        (coverage && (coverageClass(coverage.resource, "plan") ?? coverageClass(coverage.resource, "group"))) ??
+        (coverage &&
+          (coverageClass(coverage.resource, "plan") ?? coverageClass(coverage.resource, "group"))) ??
         undefined,
       holder:
         (coverage &&

@@ -10,19 +10,21 @@ import {
   ADJUDICATION_OUTCOME,
   ADJUDICATION_REASON,
   ADJUDICATION_REASON_V2,
+  ADJUDICATION_REASON_V2_DISPLAY,
   type AdjudicationError,
   CS,
   ENGINE_REASON,
   EXTENSION,
   HL7,
   PAYER_LICENSE,
+  PROVIDER_LICENSE,
   profile,
   RESPONSE_EVENT,
 } from "../../reference/nphies-fhir.js";
 import { reasonsOf } from "../prior-auth/present.js";
 import type { ItemRow, PriorAuthRow } from "../prior-auth/repo.js";
 import { concept, moneyOf, responseMessageOf } from "./message.js";
-import type { FhirOrigin, OriginItem } from "./origin.js";
+import type { FhirOrigin, OriginItem, ReceivedEntry } from "./origin.js";
 
 /** how long a prior authorization is valid when the reviewer set no referral validity */
 export const PREAUTH_VALID_DAYS = 30;
@@ -55,7 +57,8 @@ function itemAmounts(row: ItemRow, sent: OriginItem | undefined) {
   const tax = Math.round((sent?.tax ?? 0) * 100);
   const eligible = halalasOf(row.approved_amount);
   const rate = base === 0 ? 0 : tax / base;
-  const copay = base === 0 ? 0 : Math.min(eligible, Math.round((sent?.patient_share ?? 0) * 100 * (eligible / base)));
+  const copay =
+    base === 0 ? 0 : Math.min(eligible, Math.round((sent?.patient_share ?? 0) * 100 * (eligible / base)));
   const payerTax = Math.round((eligible - copay) * rate);
   return {
     submitted: sent?.net === undefined ? base + tax : Math.round(sent.net * 100),
@@ -73,8 +76,9 @@ const HL7_CATEGORIES = ["submitted", "eligible", "copay", "benefit", "tax"] as c
 /** a reason as NPHIES codes it: the v2.6 adjudication-reason list, else the engine's own (held items) */
 function reasonConcept(reason: { code: string; nphiesCode: string | null; message: string }) {
   if (reason.nphiesCode === null) return { ...concept(ENGINE_REASON, reason.code), text: reason.message };
+  const code = ADJUDICATION_REASON_V2[reason.nphiesCode] ?? reason.nphiesCode;
   return {
-    ...concept(ADJUDICATION_REASON, ADJUDICATION_REASON_V2[reason.nphiesCode] ?? reason.nphiesCode),
+    ...concept(ADJUDICATION_REASON, code, ADJUDICATION_REASON_V2_DISPLAY[code]),
     text: reason.message,
   };
 }
@@ -106,7 +110,10 @@ function detailsOf(row: ItemRow, sent: OriginItem | undefined, amounts: Amounts)
     detail: sent.details.map((detail) => ({
       detailSequence: detail.sequence,
       adjudication: [
-        { category: concept(`${HL7}adjudication`, "submitted"), amount: moneyOf(Math.round(detail.net * 100)) },
+        {
+          category: concept(`${HL7}adjudication`, "submitted"),
+          amount: moneyOf(Math.round(detail.net * 100)),
+        },
         {
           category: concept(`${HL7}adjudication`, "benefit"),
           amount: moneyOf(Math.round(detail.net * 100 * share)),
@@ -126,6 +133,9 @@ function itemOf(row: ItemRow, origin: FhirOrigin, amounts: Amounts): ClaimRespon
         url: EXTENSION.adjudicationOutcome,
         valueCodeableConcept: concept(ADJUDICATION_OUTCOME, itemOutcome(row)),
       },
+      ...(sent?.patient_invoice === undefined
+        ? []
+        : [{ url: EXTENSION.patientInvoice, valueIdentifier: sent.patient_invoice }]),
     ],
     adjudication: adjudicationOf(row, amounts),
     ...detailsOf(row, sent, amounts),
@@ -149,6 +159,9 @@ export interface Answering {
   queued?: boolean;
 }
 
+/** the sub-type a Claim that named none was adjudicated as: inpatient for institutional, else outpatient */
+const inferredSubType = (claimType: string) => (claimType === "institutional" ? "ip" : "op");
+
 /** what every ClaimResponse of a request says of the request itself */
 function claimResponseBase(origin: FhirOrigin, id: string, number: number, at: Date) {
   const preauth = origin.event === "priorauth-request";
@@ -164,7 +177,8 @@ function claimResponseBase(origin: FhirOrigin, id: string, number: number, at: D
       },
     ],
     type: concept(`${HL7}claim-type`, origin.claim_type),
-    ...(origin.claim_sub_type === null ? {} : { subType: concept(`${CS}claim-subtype`, origin.claim_sub_type) }),
+    // the Claim's sub-type, or the one it was adjudicated as (a ClaimResponse carries one since IG 5.2)
+    subType: concept(`${CS}claim-subtype`, origin.claim_sub_type ?? inferredSubType(origin.claim_type)),
     use: preauth ? ("preauthorization" as const) : ("claim" as const),
     patient: { reference: origin.patient.fullUrl },
     created: at.toISOString(),
@@ -187,7 +201,12 @@ function claimResponseBase(origin: FhirOrigin, id: string, number: number, at: D
 }
 
 /** the response message around a ClaimResponse, with the resources it references */
-function bundleOf(origin: FhirOrigin, claimResponse: ClaimResponse, at: Date): Bundle {
+function bundleOf(
+  origin: FhirOrigin,
+  claimResponse: ClaimResponse,
+  at: Date,
+  extra: readonly ReceivedEntry[] = [],
+): Bundle {
   return responseMessageOf(
     {
       event: RESPONSE_EVENT[origin.event],
@@ -202,8 +221,39 @@ function bundleOf(origin: FhirOrigin, claimResponse: ClaimResponse, at: Date): B
       ...(origin.coverage === null ? [] : [origin.coverage]),
       origin.provider,
       ...(origin.insurer === null ? [] : [origin.insurer]),
+      ...(origin.related ?? []),
+      ...extra,
     ],
   );
+}
+
+/**
+ * An approved transfer of care names the receiving provider (IG 7.3, BV-00546/547/562): the one the
+ * reviewer referred to (an Organization by its licence), else the requesting provider; the transfer's
+ * number and period are the authorization's.
+ */
+function transferOf(pa: PriorAuthRow, origin: FhirOrigin, period: { start: string; end: string }) {
+  const referred: ReceivedEntry | undefined =
+    pa.referral_cchi_code === null
+      ? undefined
+      : {
+          fullUrl: `urn:uuid:transfer-${pa.id}`,
+          resource: {
+            resourceType: "Organization",
+            id: `transfer-${pa.id}`,
+            meta: { profile: [profile("provider-organization")] },
+            identifier: [{ system: PROVIDER_LICENSE, value: pa.referral_cchi_code }],
+          },
+        };
+  const extension: Extension[] = [
+    { url: EXTENSION.transferAuthorizationNumber, valueString: `${pa.authorization_number}-T` },
+    { url: EXTENSION.transferAuthorizationPeriod, valuePeriod: period },
+    {
+      url: EXTENSION.transferAuthorizationProvider,
+      valueReference: { reference: (referred ?? origin.provider).fullUrl },
+    },
+  ];
+  return { extension, entries: referred === undefined ? [] : [referred] };
 }
 
 /**
@@ -231,13 +281,24 @@ export function claimResponseBundleOf(
     ),
   );
   const validDays = pa.referral_valid_days ?? PREAUTH_VALID_DAYS;
+  const period = {
+    start: start.toISOString().slice(0, 10),
+    end: new Date(start.getTime() + validDays * DAY).toISOString().slice(0, 10),
+  };
+  const queued = outcome === "pended";
+  const transfer =
+    origin.transfer === true && !queued && (outcome === "approved" || outcome === "partial")
+      ? transferOf(pa, origin, period)
+      : { extension: [], entries: [] };
   const extension: Extension[] = [
     { url: EXTENSION.adjudicationOutcome, valueCodeableConcept: concept(ADJUDICATION_OUTCOME, outcome) },
     ...(answering.reissue === undefined
       ? []
-      : [{ url: EXTENSION.reissue, valueCodeableConcept: concept(`${CS}reissue-reason`, answering.reissue) }]),
+      : [
+          { url: EXTENSION.reissue, valueCodeableConcept: concept(`${CS}reissue-reason`, answering.reissue) },
+        ]),
+    ...transfer.extension,
   ];
-  const queued = outcome === "pended";
   const claimResponse: ClaimResponse = {
     ...claimResponseBase(origin, `${pa.id}-${answering.number}`, answering.number, at),
     extension,
@@ -248,18 +309,16 @@ export function claimResponseBundleOf(
       : pa.note === null
         ? DISPOSITION[outcome]
         : `${DISPOSITION[outcome]}. ${pa.note}`.slice(0, 1000),
-    ...(preauth && !queued && outcome !== "rejected"
-      ? {
-          preAuthRef: pa.authorization_number,
-          preAuthPeriod: {
-            start: start.toISOString().slice(0, 10),
-            end: new Date(start.getTime() + validDays * DAY).toISOString().slice(0, 10),
-          },
-        }
-      : {}),
-    // a deferred request is not adjudicated yet as far as this answer says; a held one shows its items
+    // a complete answer to a prior authorization carries its reference, rejected or not (BV-00386)
+    ...(preauth && !queued ? { preAuthRef: pa.authorization_number, preAuthPeriod: period } : {}),
+    // a deferred request is not adjudicated yet as far as this answer says (what was submitted, BV-00023);
+    // a held one shows its items
     ...(answering.queued
-      ? {}
+      ? {
+          total: [
+            { category: concept(`${HL7}adjudication`, "submitted"), amount: moneyOf(total("submitted")) },
+          ],
+        }
       : {
           item: rows.map((row, index) => itemOf(row, origin, amounts[index] as Amounts)),
           total: HL7_CATEGORIES.map((category) => ({
@@ -268,7 +327,7 @@ export function claimResponseBundleOf(
           })),
         }),
   };
-  return bundleOf(origin, claimResponse, at);
+  return bundleOf(origin, claimResponse, at, transfer.entries);
 }
 
 /**
@@ -283,7 +342,12 @@ export function claimErrorBundleOf(
   at: Date,
 ): Bundle {
   const claimResponse: ClaimResponse = {
-    ...claimResponseBase(origin, `error-${origin.message_id}`.replace(/[^A-Za-z0-9.-]/g, "-").slice(0, 64), 1, at),
+    ...claimResponseBase(
+      origin,
+      `error-${origin.message_id}`.replace(/[^A-Za-z0-9.-]/g, "-").slice(0, 64),
+      1,
+      at,
+    ),
     status: "active",
     outcome: "error",
     disposition: disposition.slice(0, 1000),

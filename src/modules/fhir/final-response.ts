@@ -23,13 +23,14 @@ export async function sendFinalResponse(
   if (decided.cause === "created") return;
   const known = await fhirRequestRepo.findByPriorAuthId(tx, decided.priorAuthId);
   if (known === undefined) return;
+  // a transfer is answered once a reviewer has decided it (and named where the patient goes)
+  if (known.origin.transfer === true && known.complete_sent === 0 && decided.cause !== "reviewed") return;
   const [pa, items] = await Promise.all([
     priorAuthRepo.findById(tx, decided.priorAuthId),
     priorAuthRepo.listItems(tx, decided.priorAuthId),
   ]);
   if (pa === undefined || requestOutcome(items) === "pended") return;
-  const reissue =
-    known.complete_sent > 0 ? (decided.reopenReason?.toLowerCase() ?? "correction") : undefined;
+  const reissue = known.complete_sent > 0 ? (decided.reopenReason?.toLowerCase() ?? "correction") : undefined;
   const counts = await fhirRequestRepo.countSent(tx, decided.priorAuthId, true);
   await emitEvent(tx, jobs, actor.tenantId, {
     hookType: "NPHIES",

@@ -39,6 +39,10 @@ export interface FhirOrigin {
   items: OriginItem[];
   /** Claim.priority deferred: the first answer was queued, the decision sent after it */
   deferred?: boolean;
+  /** a transfer of care (extension-transfer): held for a reviewer, who names the receiving provider */
+  transfer?: boolean;
+  /** other resources the echoed ones reference (a subscriber, a mother, a policy holder), echoed too */
+  related?: ReceivedEntry[];
 }
 
 /** an item's sequence and amounts as sent (riyals), and a package's components */
@@ -49,4 +53,6 @@ export interface OriginItem {
   /** item.net as sent (quantity x unit price x factor + tax) */
   net?: number;
   details?: { sequence: number; net: number }[];
+  /** extension-patientInvoice as sent: a claim response echoes it */
+  patient_invoice?: { system?: string | undefined; value?: string | undefined };
 }

@@ -47,11 +47,7 @@ const REQUEST_COLUMNS = "prior_authorization_id, transaction_id, origin, respons
 
 /** the requests that came as messages (fhir_requests: this module's table) */
 export const fhirRequestRepo = {
-  async insert(
-    tx: Queryable,
-    tenantId: number,
-    row: FhirRequestRow,
-  ): Promise<void> {
+  async insert(tx: Queryable, tenantId: number, row: FhirRequestRow): Promise<void> {
     await tx.query(
       `INSERT INTO fhir_requests (tenant_id, prior_authorization_id, transaction_id, origin, responses_sent,
          complete_sent) VALUES ($1, $2, $3, $4, $5, $6)`,
@@ -101,5 +97,43 @@ export const fhirRequestRepo = {
     const counts = rows[0];
     if (counts === undefined) throw new Error(`no FHIR request for prior authorization ${priorAuthId}`);
     return counts;
+  },
+};
+
+export interface FhirAttachmentRow {
+  id: number;
+  prior_authorization_id: number;
+  content_type: string | null;
+  title: string | null;
+  /** the bytes as received, base64-decoded (PGlite reads bytea as Uint8Array, pg as Buffer) */
+  data: Uint8Array;
+  created_at: Date;
+}
+
+/** attachments received in NPHIES communications (fhir_attachments: this module's table) */
+export const fhirAttachmentRepo = {
+  async insert(
+    tx: Queryable,
+    tenantId: number,
+    priorAuthId: number,
+    attachment: { contentType: string | null; title: string | null; data: Buffer },
+  ): Promise<number> {
+    const rows = await tx.query<{ id: number }>(
+      `INSERT INTO fhir_attachments (tenant_id, prior_authorization_id, content_type, title, data)
+       VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+      [tenantId, priorAuthId, attachment.contentType, attachment.title, attachment.data],
+    );
+    const id = rows[0]?.id;
+    if (id === undefined) throw new Error("INSERT ... RETURNING gave no row");
+    return id;
+  },
+
+  async find(db: Queryable, tenantId: number, id: number): Promise<FhirAttachmentRow | undefined> {
+    const rows = await db.query<FhirAttachmentRow>(
+      `SELECT id, prior_authorization_id, content_type, title, data, created_at FROM fhir_attachments
+       WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id],
+    );
+    return rows[0];
   },
 };

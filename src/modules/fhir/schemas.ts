@@ -91,7 +91,8 @@ export const MessageHeader = Type.Object(
     ),
     sender: Type.Optional(Reference),
     source: Type.Optional(Type.Object({ endpoint: Type.Optional(Type.String()) }, open)),
-    focus: Type.Array(Reference, { minItems: 1 }),
+    // required of the events a payer receives; checked once the event is known
+    focus: Type.Optional(Type.Array(Reference)),
   },
   open,
 );

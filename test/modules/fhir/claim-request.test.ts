@@ -269,7 +269,11 @@ describe("reading a NPHIES request message", () => {
         claim.item[1].quantity.value = 0.5;
         claim.item[1].net.value = 50;
       }),
-      (read) => assert.deepEqual([read.request.items[1]?.claimed_quantity, read.request.items[1]?.claimed_amount], [1, 50]),
+      (read) =>
+        assert.deepEqual(
+          [read.request.items[1]?.claimed_quantity, read.request.items[1]?.claimed_amount],
+          [1, 50],
+        ),
     ],
     [
       "a factor (net = quantity x unit price x factor + tax)",

@@ -13,7 +13,7 @@ import {
   type Json,
   resourceOf,
 } from "./bundles.js";
-import { issuesOf, pathsOf, postMessage, setUpFhirTenant } from "./fixtures.js";
+import { issuesOf, postMessage, setUpFhirTenant } from "./fixtures.js";
 
 const SD = "http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/";
 const CS = "http://nphies.sa/terminology/CodeSystem/";
@@ -123,7 +123,9 @@ describe("NPHIES FHIR: prior authorizations and claims", () => {
     );
     assert.equal(adjudicationOf(lab, "rejected"), undefined);
     assert.deepEqual(
-      ["submitted", "eligible", "benefit", "copay", "tax"].map((category) => totalOf(claimResponse, category)),
+      ["submitted", "eligible", "benefit", "copay", "tax"].map((category) =>
+        totalOf(claimResponse, category),
+      ),
       [387.5, 300, 307, 20, 27],
     );
     for (const amount of JSON.stringify(claimResponse).matchAll(/"currency":"([A-Z]+)"/g))

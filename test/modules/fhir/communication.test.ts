@@ -1,0 +1,259 @@
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { createCommunication } from "../../../src/modules/prior-auth/communications/service.js";
+import { startTestApp, type TenantClient, type TestContext } from "../../helpers.js";
+import { createRequest, expectStatus, labTest } from "../prior-auth/fixtures.js";
+import { claimMessage, headerOf, type Json, PAYER, resourceOf } from "./bundles.js";
+import { issuesOf, postMessage, setUpFhirTenant } from "./fixtures.js";
+
+const CS = "http://nphies.sa/terminology/CodeSystem/";
+const SD = "http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/";
+const PROVIDER_LICENSE = "http://nphies.sa/license/provider-license";
+const PAYER_LICENSE = "http://nphies.sa/license/payer-license";
+/** the NPHIES pack beside the checkout (../shared/reference/nphies), read-only */
+const PACK = fileURLToPath(new URL("../../../../shared/reference/nphies/samples/", import.meta.url));
+const NO_PACK = existsSync(PACK) ? false : `the NPHIES pack is not at ${PACK}`;
+const SOLICITED = "18b - Communication response - solicited.json";
+const UNSOLICITED = "18c - Communication response - unsolicited.json";
+
+const sample = (name: string): Json => JSON.parse(readFileSync(`${PACK}${name}`, "utf8"));
+/** the sample's PDF (its second payload) as sent */
+const pdfOf = (message: Json): string =>
+  resourceOf(message, "Communication").payload[1].contentAttachment.data;
+
+/** the sample's communication, re-addressed from CCHI-1 to this payer about `claim`, under a new id */
+function communicationMessage(name: string, claim: Json): Json {
+  const message = sample(name);
+  const header = headerOf(message);
+  header.id = randomUUID();
+  header.sender.identifier = { system: PROVIDER_LICENSE, value: "CCHI-1" };
+  header.destination[0].receiver.identifier = { system: PAYER_LICENSE, value: PAYER };
+  resourceOf(message, "Communication").about[0].identifier = { ...claim };
+  return message;
+}
+
+/** the acknowledgement's MessageHeader, its envelope checked against the request */
+function acknowledgementOf(request: Json, response: Json, answer: "taken" | "not-taken"): Json {
+  const header = response.entry[0].resource;
+  const sent = headerOf(request);
+  assert.equal(header.resourceType, "MessageHeader", "the MessageHeader first");
+  assert.deepEqual(header.eventCoding, { system: `${CS}ksa-message-events`, code: "acknowledgement" });
+  assert.equal(header.response.identifier, sent.id);
+  // ok either way (CONTRACT section 11); what was not taken carries an OperationOutcome saying why
+  assert.equal(header.response.code, "ok");
+  assert.equal(header.response.details === undefined, answer === "taken");
+  assert.deepEqual(header.sender.identifier, sent.destination[0].receiver.identifier, "from the payer");
+  assert.deepEqual(header.destination[0].receiver.identifier, sent.sender.identifier, "to the provider");
+  const urls = new Set(response.entry.map((entry: Json) => entry.fullUrl));
+  for (const reference of JSON.stringify(header).matchAll(/"reference":"([^"]+)"/g))
+    assert.ok(urls.has(reference[1]), `${reference[1]} resolves in the response`);
+  if (answer === "taken") {
+    assert.equal(response.entry.length, 1, "a MessageHeader alone");
+    assert.equal(header.focus, undefined);
+  }
+  return header;
+}
+
+/** the OperationOutcome an acknowledgement of what was not taken carries, as its details and focus */
+function outcomeOf(response: Json): Json {
+  const header = response.entry[0].resource;
+  assert.equal(header.focus[0].reference, header.response.details.reference);
+  const outcome = response.entry.find((entry: Json) => entry.fullUrl === header.response.details.reference);
+  assert.equal(outcome?.resource.resourceType, "OperationOutcome");
+  return outcome.resource;
+}
+
+async function post(ctx: TestContext, tenant: TenantClient, message: Json) {
+  const res = await postMessage(ctx, tenant, message);
+  assert.equal(res.statusCode, 200, res.body);
+  return res;
+}
+
+async function received(ctx: TestContext, tenant: TenantClient, options = {}): Promise<Json> {
+  const request = claimMessage(options);
+  await post(ctx, tenant, request);
+  return resourceOf(request, "Claim").identifier[0];
+}
+
+const getOne = (tenant: TenantClient, transactionId: string) =>
+  expectStatus(tenant.call("GET", `/approval-request/get-one/${transactionId}`), 200);
+
+const attachmentsOf = (ctx: TestContext, tenant: TenantClient) =>
+  ctx.db.query<{ id: number; content_type: string; title: string; data: Uint8Array }>(
+    "SELECT id, content_type, title, data FROM fhir_attachments WHERE tenant_id = $1 ORDER BY id",
+    [tenant.id],
+  );
+
+describe("NPHIES FHIR: communication", () => {
+  let ctx: TestContext;
+  before(async () => {
+    ctx = await startTestApp();
+    await setUpFhirTenant(ctx.tenant);
+  });
+  after(() => ctx.close());
+
+  it("answers the pack's communications (18b, 18c) about Claims it does not hold: answered ok with why nothing was kept", {
+    skip: NO_PACK,
+  }, async () => {
+    const tenant = await ctx.newTenant();
+    for (const name of [SOLICITED, UNSOLICITED]) {
+      const request = sample(name);
+      const res = await post(ctx, tenant, request);
+      const header = acknowledgementOf(request, res.json(), "not-taken");
+      assert.deepEqual(header.sender.identifier, { system: PAYER_LICENSE, value: "N-I-00001" });
+      const [issue] = outcomeOf(res.json()).issue;
+      assert.equal(issue.details.coding[0].code, "BV-00148");
+      assert.deepEqual(issue.expression, ["Bundle.entry[1].resource.about[0].identifier"]);
+      assert.equal((await postMessage(ctx, tenant, request)).body, res.body, "a resend: the same bytes");
+    }
+    assert.deepEqual(await attachmentsOf(ctx, tenant), []);
+  });
+
+  it("keeps a solicited communication with its PDF: get-one shows it, the bytes are stored exactly, a pended request runs again", {
+    skip: NO_PACK,
+  }, async () => {
+    const { tenant } = ctx;
+    const claim = await received(ctx, tenant);
+    const before = await getOne(tenant, claim.value);
+    assert.equal(before.status, "PENDING", "no reviewer has decided it yet");
+    const request = communicationMessage(SOLICITED, claim);
+    const res = await post(ctx, tenant, request);
+    acknowledgementOf(request, res.json(), "taken");
+
+    const one = await getOne(tenant, claim.value);
+    assert.equal(one.engine_runs, before.engine_runs + 1, "adjudicated again with it");
+    assert.equal(one.communications.length, 1);
+    const [communication] = one.communications;
+    const pdf = Buffer.from(pdfOf(request), "base64");
+    assert.equal(communication.title, "Lab Report");
+    assert.equal(communication.size, String(pdf.length));
+    assert.equal(communication.user_name, "CCHI-1");
+    assert.match(communication.content, /In reply to communication request CommReq_302568/);
+    assert.match(communication.content, /please find the enclosed updated lab report/);
+    const [stored] = await attachmentsOf(ctx, tenant);
+    assert.ok(stored);
+    assert.equal(communication.path, `fhir-attachment:${stored.id}`);
+    assert.equal(stored.content_type, "application/pdf");
+    assert.equal(stored.title, "Lab Report");
+    assert.ok(Buffer.from(stored.data).equals(pdf), "the decoded bytes, exactly");
+    assert.equal(Buffer.from(stored.data).subarray(0, 5).toString(), "%PDF-");
+
+    const again = await postMessage(ctx, tenant, request);
+    assert.equal(again.body, res.body, "a resend: the same bytes");
+    assert.equal((await getOne(tenant, claim.value)).communications.length, 1, "kept once");
+  });
+
+  it("keeps an unsolicited communication about a decided request without adjudicating it again", {
+    skip: NO_PACK,
+  }, async () => {
+    const { tenant } = ctx;
+    const claim = await received(ctx, tenant);
+    await expectStatus(
+      tenant.call("PATCH", `/approval-request/update/${claim.value}`, {
+        status: "ACCEPTED",
+        erp_reviewer_id: "rev1",
+      }),
+      200,
+    );
+    const decided = await getOne(tenant, claim.value);
+    const request = communicationMessage(UNSOLICITED, claim);
+    // the item this is about (test cases: Communication.payload.extension.ClaimItemSequence)
+    resourceOf(request, "Communication").payload[0].extension = [
+      { url: `${SD}extension-claimItemSequence`, valuePositiveInt: 1 },
+    ];
+    acknowledgementOf(request, (await post(ctx, tenant, request)).json(), "taken");
+    const one = await getOne(tenant, claim.value);
+    assert.equal(one.status, "ACCEPTED", "the reviewer's decision stands");
+    assert.equal(one.engine_runs, decided.engine_runs);
+    assert.match(one.communications[0].content, /^\[item 1\] Please find the attached lab report/);
+    assert.equal(one.history.at(-1).action, "communication");
+  });
+
+  it("keeps a communication sent twice at once only once, both answered alike", {
+    skip: NO_PACK,
+  }, async () => {
+    const { tenant } = ctx;
+    const claim = await received(ctx, tenant);
+    const request = communicationMessage(UNSOLICITED, claim);
+    const [first, second] = await Promise.all([post(ctx, tenant, request), post(ctx, tenant, request)]);
+    assert.equal(first.body, second.body);
+    assert.equal((await getOne(tenant, claim.value)).communications.length, 1);
+  });
+
+  it("the JSON API's communication still re-evaluates a decided request (reevaluate: always)", async () => {
+    const { tenant } = ctx;
+    const { body } = await createRequest(tenant, { items: [labTest({ claimed_amount: 5 })] });
+    await expectStatus(
+      tenant.call("PATCH", `/approval-request/update/${body.transaction_id}`, {
+        status: "REJECTED",
+        erp_reviewer_id: "rev1",
+      }),
+      200,
+    );
+    const actor = { tenantId: tenant.id, actor: "test", requestId: undefined };
+    await createCommunication(ctx.db, ctx.jobs, actor, { transaction_id: body.transaction_id, content: "x" });
+    assert.equal((await getOne(tenant, body.transaction_id)).status, "PENDING");
+    await expectStatus(
+      tenant.call("PATCH", `/approval-request/update/${body.transaction_id}`, {
+        status: "REJECTED",
+        erp_reviewer_id: "rev1",
+      }),
+      200,
+    );
+    await createCommunication(
+      ctx.db,
+      ctx.jobs,
+      actor,
+      { transaction_id: body.transaction_id, content: "y" },
+      new Date(),
+      { reevaluate: "if-pending" },
+    );
+    const one = await getOne(tenant, body.transaction_id);
+    assert.equal(one.status, "REJECTED", "if-pending: a decided request keeps its decision");
+    assert.equal(one.communications.length, 2);
+  });
+
+  it("answers that nothing was taken about a cancelled request, and keeps nothing", {
+    skip: NO_PACK,
+  }, async () => {
+    const tenant = await ctx.newTenant();
+    await setUpFhirTenant(tenant);
+    const claim = await received(ctx, tenant);
+    await expectStatus(tenant.call("PATCH", `/approval-request/cancel/${claim.value}`), 200);
+    const request = communicationMessage(UNSOLICITED, claim);
+    const res = await post(ctx, tenant, request);
+    acknowledgementOf(request, res.json(), "not-taken");
+    assert.equal(outcomeOf(res.json()).issue[0].details.coding[0].code, "BV-00148");
+    assert.deepEqual((await getOne(tenant, claim.value)).communications, []);
+    assert.deepEqual(await attachmentsOf(ctx, tenant), []);
+  });
+
+  it("refuses attachment data that is not base64 (400 naming it), and a message over 10 MB; keeps nothing", {
+    skip: NO_PACK,
+  }, async () => {
+    const tenant = await ctx.newTenant();
+    await setUpFhirTenant(tenant);
+    const claim = await received(ctx, tenant);
+    const hostile = communicationMessage(UNSOLICITED, claim);
+    resourceOf(hostile, "Communication").payload[1].contentAttachment.data = "JVBERi0x<script>==";
+    const issues = issuesOf(await postMessage(ctx, tenant, hostile));
+    assert.deepEqual(
+      issues.flatMap((issue) => issue.expression ?? []),
+      ["Bundle.entry[1].resource.payload[1].contentAttachment.data"],
+    );
+    const unpadded = communicationMessage(UNSOLICITED, claim);
+    resourceOf(unpadded, "Communication").payload[1].contentAttachment.data = "JVBERi0";
+    assert.equal((await postMessage(ctx, tenant, unpadded)).statusCode, 400);
+
+    const huge = communicationMessage(UNSOLICITED, claim);
+    resourceOf(huge, "Communication").payload[1].contentAttachment.data = Buffer.alloc(
+      12 * 1024 * 1024,
+    ).toString("base64");
+    assert.equal((await postMessage(ctx, tenant, huge)).statusCode, 413);
+    assert.deepEqual((await getOne(tenant, claim.value)).communications, []);
+    assert.deepEqual(await attachmentsOf(ctx, tenant), []);
+  });
+});
