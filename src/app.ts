@@ -27,6 +27,7 @@ import { policyHolderRoutes } from "./modules/policy-holders/routes.js";
 import { policyTemplateRoutes } from "./modules/policy-templates/routes.js";
 import { priceListRoutes } from "./modules/price-lists/routes.js";
 import { communicationRoutes } from "./modules/prior-auth/communications/routes.js";
+import { informationRequestRoutes } from "./modules/prior-auth/information-requests/routes.js";
 import { priorAuthRoutes } from "./modules/prior-auth/routes.js";
 import { supportingInfoRoutes } from "./modules/prior-auth/supporting-info/routes.js";
 import { providerRoutes } from "./modules/providers/routes.js";
@@ -174,6 +175,7 @@ export async function buildApp(config: Config, db: Db, jobs: JobQueue): Promise<
         priorAuthRoutes,
         supportingInfoRoutes,
         communicationRoutes,
+        informationRequestRoutes,
         memberHistoryRoutes,
         adjudicationSettingsRoutes,
       ]) {

@@ -5444,6 +5444,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            communication_requests: {
+                                id: number;
+                                reviewer: string;
+                                content: string;
+                                erp_item_ids: string[];
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -6032,6 +6041,115 @@ export interface paths {
                          * @example 2025-01-31T10:00:00Z
                          */
                         date?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            /** @description mirrors the HTTP status */
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description error body of the administrative API */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ErrorCode: string;
+                            message: string;
+                            details: string[];
+                        };
+                    };
+                };
+                /** @description error body of the administrative API */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ErrorCode: string;
+                            message: string;
+                            details: string[];
+                        };
+                    };
+                };
+                /** @description error body of the administrative API */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ErrorCode: string;
+                            message: string;
+                            details: string[];
+                        };
+                    };
+                };
+                /** @description error body of the administrative API */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ErrorCode: string;
+                            message: string;
+                            details: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{tenant}/v4.0/health/communication-request/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A reviewer asks the provider for information (NPHIES communication-request); the status does not change */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the tenant (per-client namespace) */
+                    tenant: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the prior authorization's transaction_id */
+                        transaction_id: string;
+                        /** @description the reviewer user's username: who asks */
+                        erp_reviewer_id: string;
+                        /** @description what the provider is asked for */
+                        content: string;
+                        /** @description the erp_item_id of each item of the request the question is about */
+                        erp_item_ids?: string[];
                     };
                 };
             };

@@ -1,11 +1,16 @@
 import { Compile } from "typebox/compile";
 import { AppError } from "../../platform/http/errors.js";
+import {
+  InformationRequestBody,
+  type InformationRequestInput,
+} from "../prior-auth/information-requests/schemas.js";
 import { UpdateBody, type UpdateInput } from "../prior-auth/schemas.js";
 
 /** a form as the browser posts it: name -> value */
 export type Form = Record<string, string>;
 
 const UPDATE = Compile(UpdateBody);
+const INFORMATION_REQUEST = Compile(InformationRequestBody);
 
 const number = (text: string | undefined) =>
   text === undefined || text.trim() === "" ? undefined : Number(text);
@@ -53,4 +58,21 @@ export function decisionOf(form: Form, reviewer: string): UpdateInput {
     );
   }
   return cleaned;
+}
+
+/** the request for information a form says, from the signed-in reviewer, checked by the API's own schema */
+export function informationRequestOf(
+  form: Form,
+  transactionId: string,
+  reviewer: string,
+): InformationRequestInput {
+  const input = { transaction_id: transactionId, erp_reviewer_id: reviewer, content: form.content ?? "" };
+  if (!INFORMATION_REQUEST.Check(input)) {
+    const first = [...INFORMATION_REQUEST.Errors(input)][0];
+    throw new AppError(
+      "E_BAD_REQUEST_400",
+      `${first?.instancePath ?? ""} ${first?.message ?? "is not valid"}`.trim(),
+    );
+  }
+  return input;
 }

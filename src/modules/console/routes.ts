@@ -8,13 +8,14 @@ import { TenantParam } from "../../platform/http/tenant-auth.js";
 import { getMember } from "../members/service.js";
 import { getConsumption } from "../policy-templates/consumption.js";
 import { createCommunication } from "../prior-auth/communications/service.js";
+import { createInformationRequest } from "../prior-auth/information-requests/service.js";
 import { listReviewQueue, type QueueFilter } from "../prior-auth/queue.js";
 import { getPriorAuth } from "../prior-auth/view.js";
 import { cancelPriorAuth, reopenPriorAuth, updatePriorAuth } from "../prior-auth/workflow.js";
 import { signIn } from "../users/service.js";
 import { consoleTenantOf, reviewerOf, writerOf } from "./access.js";
 import { consoleBatchRoutes } from "./batch-routes.js";
-import { decisionOf, type Form } from "./forms.js";
+import { decisionOf, type Form, informationRequestOf } from "./forms.js";
 import { consoleBase, sendPage } from "./layout.js";
 import { queuePage } from "./pages/queue.js";
 import { requestPage } from "./pages/request.js";
@@ -227,6 +228,11 @@ export const consoleRoutes: ModuleRoutes = async (app, { db, jobs, config }) => 
       date: new Date().toISOString(),
     });
     return "Communication added; the engine decided again";
+  });
+  action("information-request", async ({ actor, session }, transactionId, form) => {
+    const input = informationRequestOf(form, transactionId, session.username);
+    await createInformationRequest({ ...actor, db, jobs, now: () => new Date() }, input);
+    return "Information requested from the provider";
   });
   action("reopen", async ({ actor, session }, transactionId, form) => {
     const reasons = ["CORRECTION", "ADJUDICATION", "MISCALCULATION", "BENEFIT", "AUDIT", "OTHER"] as const;

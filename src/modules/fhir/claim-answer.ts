@@ -10,7 +10,12 @@ import { providerRepo } from "../providers/repo.js";
 import { answeredBefore, answerOnce, messageReused, recordAnswer } from "./answers.js";
 import type { Message } from "./bundle.js";
 import { type ClaimRead, createInputOf, readClaimRequest } from "./claim-request.js";
-import { claimErrorBundleOf, claimResponseBundleOf, requestOutcome } from "./claim-response.js";
+import {
+  claimErrorBundleOf,
+  claimResponseBundleOf,
+  decisionHashOf,
+  requestOutcome,
+} from "./claim-response.js";
 import type { FhirOrigin } from "./origin.js";
 import { fhirRequestRepo } from "./repo.js";
 import { findSubject } from "./subject.js";
@@ -41,6 +46,9 @@ async function answerAgain(ctx: RequestContext, hash: string, origin: FhirOrigin
     }),
   );
 }
+
+/** a transfer or a resubmission waits for a reviewer whatever the engine decided */
+export const heldForReview = (origin: FhirOrigin) => origin.transfer === true || origin.resubmission === true;
 
 /** who the member is and which policy covers it, or why the payer cannot say (an error answer) */
 async function subjectOf(ctx: RequestContext, read: ClaimRead) {
@@ -117,7 +125,7 @@ export async function answerClaimMessage(ctx: RequestContext, message: Message, 
   const record = async (tx: Queryable, stored: { pa: PriorAuthRow; items: ItemRow[] }) => {
     const at = ctx.now();
     // a transfer waits for a reviewer to name the receiving provider; a deferred request for nobody
-    const held = origin.transfer === true;
+    const held = heldForReview(origin);
     const decided = !held && requestOutcome(stored.items) !== "pended";
     const sendLater = origin.deferred === true && decided;
     response = JSON.stringify(
@@ -133,6 +141,7 @@ export async function answerClaimMessage(ctx: RequestContext, message: Message, 
         origin,
         responses_sent: sendLater ? 2 : 1,
         complete_sent: decided ? 1 : 0,
+        sent_decision: decided ? decisionHashOf(stored.items) : null,
       }),
       recordAnswer(tx, ctx, message, hash, input.transaction_id, response),
       sendLater

@@ -264,6 +264,9 @@ export function readClaimRequest(message: Message, event: ClaimEvent): ClaimRead
     items: items.map((item) => item.origin),
     deferred: codeIn(c.priority, `${HL7}processpriority`)?.code === "deferred",
     transfer: extensionOf(c, EXTENSION.transfer)?.valueBoolean === true,
+    resubmission: c.related?.some(
+      (entry) => codeIn(entry.relationship, `${CS}related-claim-relationship`)?.code === "prior",
+    ),
     related: relatedEntriesOf(message, [patient, coverage, provider, insurer]),
   };
   return {

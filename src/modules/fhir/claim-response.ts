@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type {
   Bundle,
   ClaimResponse,
@@ -37,6 +38,23 @@ function itemOutcome(row: ItemRow): Outcome {
   if (row.outcome === "PARTIALLY_APPROVED") return "partial";
   return row.approved ? "approved" : "rejected";
 }
+
+/** what a complete response decides, item by item, as a short hash: the same decision sent twice is not news */
+export const decisionHashOf = (rows: readonly ItemRow[]): string =>
+  createHash("sha256")
+    .update(
+      JSON.stringify(
+        rows.map((row) => [
+          row.item_index,
+          row.outcome,
+          row.approved_quantity,
+          row.approved_amount,
+          row.reviewer_status,
+        ]),
+      ),
+    )
+    .digest("hex")
+    .slice(0, 32);
 
 /** the request's outcome from its items': one pended item pends the whole */
 export function requestOutcome(rows: readonly ItemRow[]): Outcome {

@@ -1,210 +1,125 @@
 import { randomUUID } from "node:crypto";
 import type { Bundle, CoverageEligibilityResponse } from "@medplum/fhirtypes";
-import { eligibilityReasons } from "../../engine/prior-auth/eligibility.js";
-import type { Coverage } from "../../engine/prior-auth/types.js";
 import type { RequestContext } from "../../platform/context.js";
-import { CS, EXTENSION, HL7, PAYER_LICENSE, PROVIDER_LICENSE, profile } from "../../reference/nphies-fhir.js";
-import { memberRepo } from "../members/repo.js";
-import { policyRepo } from "../policies/repo.js";
-import { loadCoverage } from "../prior-auth/context.js";
-import { concept, moneyOf, responseMessageOf } from "./message.js";
-import type { Entry, Message } from "./bundle.js";
-import type { FhirCoverage, FhirEligibilityRequest } from "./schemas.js";
-import { coverageClass, licenceOf } from "./values.js";
+import { CS, PAYER_LICENSE, profile } from "../../reference/nphies-fhir.js";
+import type { Message } from "./bundle.js";
+import { type Found, findCoverages } from "./eligibility-find.js";
+import { type EligibilityRequest, keysOf, readEligibilityRequest } from "./eligibility-request.js";
+import {
+  coverageOf,
+  describe,
+  dispositionOf,
+  insuranceOf,
+  notInForceExtension,
+  siteExtension,
+  siteOfAll,
+} from "./eligibility-response.js";
+import { concept, responseMessageOf } from "./message.js";
 
-/** what the request asks about, resolved in the bundle; refuses (400) what does not resolve */
-function readEligibilityRequest(message: Message) {
-  const { problems } = message;
-  const focus = message.resolve(
-    message.header.focus[0],
-    "Bundle.entry[0].resource.focus[0]",
-    "CoverageEligibilityRequest",
-  );
-  problems.throwIfAny();
-  if (focus === undefined) throw new Error("unreachable: an unresolved focus is a problem");
-  const request = focus.resource;
-  const patient = message.resolve(request.patient, `${focus.path}.patient`, "Patient");
-  const provider = message.resolve(request.provider, `${focus.path}.provider`, "Organization");
-  const insurer = message.resolve(request.insurer, `${focus.path}.insurer`, "Organization");
-  const coverages = request.insurance.map((insurance, index) =>
-    message.resolve(insurance.coverage, `${focus.path}.insurance[${index}].coverage`, "Coverage"),
-  );
-  const license = licenceOf(provider?.resource, PROVIDER_LICENSE);
-  if (provider !== undefined && license === undefined)
-    problems.add(`${provider.path}.identifier`, `must hold the provider's licence (${PROVIDER_LICENSE})`);
-  coverages.forEach((coverage) => {
-    if (coverage === undefined) return;
-    for (const type of ["plan", "group"] as const)
-      if (coverageClass(coverage.resource, type) === undefined)
-        problems.add(`${coverage.path}.class`, `must hold a class of type ${type}`);
-    if (coverage.resource.identifier[0]?.value === undefined)
-      problems.add(`${coverage.path}.identifier[0].value`, "is required: the member's id with the payer");
+type Urls = { url: (index: number) => string; patient: string; insurer: string };
+
+/** what the response says of the coverages found: complete with each insurance, or the error of no member */
+function outcomeOf(found: Found, request: EligibilityRequest, urls: Urls) {
+  if (!found.found)
+    return {
+      body: {
+        outcome: "error" as const,
+        disposition: dispositionOf(found.disposition),
+        error: [{ code: concept(`${CS}adjudication-error`, found.error.code, found.error.display) }],
+      },
+      own: [],
+    };
+  const parts = found.answered.map((answered) => {
+    if (answered.asked !== undefined)
+      return { insurance: insuranceOf(answered, urls.url(answered.asked.entry.index), request.benefits) };
+    const coverage = coverageOf(answered.answer, request.payerLicense, urls);
+    return { insurance: insuranceOf(answered, coverage.fullUrl, request.benefits), coverage };
   });
-  problems.throwIfAny();
-  if (patient === undefined || provider === undefined || insurer === undefined)
-    throw new Error("unreachable: unresolved references are problems");
+  const answers = found.answered.map(({ answer }) => answer);
+  const site = siteOfAll(answers);
+  const reasons =
+    answers.length === 0
+      ? [`member ${found.memberId} holds no policy`]
+      : answers.flatMap((answer) => answer.reasons);
+  const insurance = parts.map((part) => part.insurance);
   return {
-    focus,
-    patient,
-    provider,
-    insurer,
-    license: license ?? "",
-    coverages: coverages.flatMap((coverage) => (coverage === undefined ? [] : [coverage])),
+    body: {
+      // a reason at the response level too when no coverage is in force
+      extension: [
+        siteExtension(site),
+        ...(answers.every((answer) => !answer.inforce) ? [notInForceExtension(site, reasons)] : []),
+      ],
+      outcome: "complete" as const,
+      disposition: dispositionOf(
+        answers.length === 0 ? reasons.join("; ") : found.answered.map(describe).join(". "),
+      ),
+      ...(insurance.length === 0 ? {} : { insurance }),
+    },
+    own: parts.flatMap((part) => (part.coverage === undefined ? [] : [part.coverage])),
   };
 }
 
-type Site = "eligible" | "not-eligible" | "out-network";
-
-/** one coverage of the request as the tenant's data answers it */
-async function answerCoverage(
-  ctx: RequestContext,
-  coverage: Entry<FhirCoverage>,
-  providerLicense: string,
-  date: Date,
-) {
-  const memberId = coverage.resource.identifier[0]?.value ?? "";
-  const [memberPk, found] = await Promise.all([
-    memberRepo.findPk(ctx.db, ctx.tenantId, memberId),
-    policyRepo.findWithHolder(
-      ctx.db,
-      ctx.tenantId,
-      coverageClass(coverage.resource, "group") ?? "",
-      coverageClass(coverage.resource, "plan") ?? "",
-    ),
-  ]);
-  if (ctx.mode === "lightweight")
-    // lightweight tenants keep no coverage: every member is eligible, as the engine adjudicates them
-    return { coverage, inforce: true, site: "eligible" as Site, reasons: [] as string[], facts: undefined };
-  const policy = found?.policy;
-  if (memberPk === undefined || policy === undefined)
-    return {
-      coverage,
-      inforce: false,
-      site: "not-eligible" as Site,
-      reasons: [memberPk === undefined ? `member ${memberId} is not known` : "the policy is not known"],
-      facts: undefined,
-    };
-  const facts: Coverage = await loadCoverage(
-    ctx.db,
-    ctx.tenantId,
-    {
-      mode: ctx.mode,
-      member: { pk: memberPk, memberId },
-      policy,
-      providerId: undefined,
-      providerCchiNo: providerLicense,
-      exceptPriorAuthId: null,
-    },
-    policy,
-  );
-  const reasons = eligibilityReasons(facts, date).map((reason) => reason.message);
-  const site: Site =
-    reasons.length > 0 ? "not-eligible" : facts.providerInNetwork === false ? "out-network" : "eligible";
-  return { coverage, inforce: reasons.length === 0, site, reasons, facts };
-}
-
-type Answer = Awaited<ReturnType<typeof answerCoverage>>;
-
-function benefitsOf(answer: Answer) {
-  const category = answer.facts?.category;
-  if (category === undefined) return [];
-  return [
-    {
-      category: concept(`${CS}benefit-category`, "all"),
-      name: `category ${answer.facts?.link?.categoryCode ?? ""}`.trim(),
-      network: concept(`${HL7}benefit-network`, answer.site === "out-network" ? "out" : "in"),
-      benefit: [
-        {
-          type: concept(`${HL7}benefit-type`, "benefit"),
-          allowedMoney: moneyOf(category.limit),
-          usedMoney: moneyOf(category.utilized),
-        },
-      ],
-    },
-    ...category.benefits.map((benefit) => ({
-      category: concept(`${CS}benefit-category`, String(benefit.code)),
-      network: concept(`${HL7}benefit-network`, answer.site === "out-network" ? "out" : "in"),
-      benefit: [
-        {
-          type: concept(`${HL7}benefit-type`, "benefit"),
-          allowedMoney: moneyOf(benefit.limit),
-          usedMoney: moneyOf(benefit.utilized),
-        },
-      ],
-    })),
+/** the request's resources the response references: the parties and each Coverage asked about with its own */
+function referencedBy(request: EligibilityRequest, found: Found) {
+  const referenced = [
+    request.patient,
+    request.provider,
+    request.insurer,
+    ...(found.found
+      ? found.answered.flatMap(({ asked }) => (asked === undefined ? [] : [asked.entry, ...asked.referenced]))
+      : []),
   ];
+  // a Patient or Organization referenced twice (beneficiary and subscriber, payor and insurer) is carried once
+  return [...new Map(referenced.map((entry) => [entry.index, entry])).values()];
 }
 
 /**
- * An eligibility-request answered from the member's links, the policy and the provider's network: for
- * each coverage asked about, whether it is in force on the serviced date, the site eligibility and the
- * category's benefits with their limits and what is used.
+ * An eligibility-request answered from the tenant's members, policies, links, networks and category limits
+ * (the engine's eligibility facts): outcome `complete` with one insurance per coverage asked about or found
+ * and the siteEligibility of each, or outcome `error` (adjudication-error 1658/1657) when no member is found.
  */
 export async function answerEligibility(ctx: RequestContext, message: Message): Promise<Bundle> {
-  const read = readEligibilityRequest(message);
-  const request: FhirEligibilityRequest = read.focus.resource;
-  const served = request.servicedPeriod?.start ?? request.servicedDate ?? request.created;
-  const date = new Date(served.length === 10 ? `${served}T00:00:00Z` : served);
-  const answers = await Promise.all(
-    read.coverages.map((coverage) => answerCoverage(ctx, coverage, read.license, date)),
-  );
-  const site: Site = answers.some((answer) => answer.site === "eligible")
-    ? "eligible"
-    : (answers.find((answer) => answer.site === "out-network")?.site ?? "not-eligible");
-  const payer = licenceOf(read.insurer.resource, PAYER_LICENSE) ?? "";
-  const fullUrlOf = (index: number) => message.bundle.entry[index]?.fullUrl ?? "";
+  const request = readEligibilityRequest(message);
+  const found = await findCoverages(ctx, request, keysOf(request));
   const at = ctx.now();
+  const url = (index: number) => message.bundle.entry[index]?.fullUrl ?? "";
+  const urls = { url, patient: url(request.patient.index), insurer: url(request.insurer.index) };
+  const asked = request.focus.resource;
+  const id = randomUUID();
+  const { body, own } = outcomeOf(found, request, urls);
   const response: CoverageEligibilityResponse = {
     resourceType: "CoverageEligibilityResponse",
-    id: randomUUID(),
+    id,
     meta: { profile: [profile("eligibility-response")] },
-    extension: [
-      { url: EXTENSION.siteEligibility, valueCodeableConcept: concept(`${CS}siteEligibility`, site) },
+    // the extension first, where the pack's samples put it (the body below sets it again, in place)
+    ...("extension" in body ? { extension: body.extension } : {}),
+    identifier: [
+      { system: `${PAYER_LICENSE}/${request.payerLicense}/coverageeligibilityresponse`, value: id },
     ],
     status: "active",
-    purpose: request.purpose,
-    patient: { reference: fullUrlOf(read.patient.index) },
-    ...(request.servicedDate ? { servicedDate: request.servicedDate } : {}),
-    ...(request.servicedPeriod ? { servicedPeriod: request.servicedPeriod } : {}),
+    purpose: asked.purpose,
+    patient: { reference: urls.patient },
+    ...(asked.servicedDate === undefined ? {} : { servicedDate: asked.servicedDate }),
+    ...(asked.servicedPeriod === undefined ? {} : { servicedPeriod: asked.servicedPeriod }),
     created: at.toISOString(),
-    requestor: { reference: fullUrlOf(read.provider.index) },
-    request: request.identifier?.[0]?.value
-      ? { identifier: { system: request.identifier[0].system, value: request.identifier[0].value } }
-      : { reference: fullUrlOf(read.focus.index) },
-    outcome: "complete",
-    disposition: answers
-      .map((answer) =>
-        answer.inforce
-          ? `${answer.coverage.resource.identifier[0]?.value}: in force (${answer.site})`
-          : `${answer.coverage.resource.identifier[0]?.value}: not in force: ${answer.reasons.join("; ")}`,
-      )
-      .join(". "),
-    insurer: { reference: fullUrlOf(read.insurer.index) },
-    insurance: answers.map((answer) => ({
-      coverage: { reference: fullUrlOf(answer.coverage.index) },
-      inforce: answer.inforce,
-      ...(answer.facts?.link
-        ? {
-            benefitPeriod: {
-              start: answer.facts.link.startDate.slice(0, 10),
-              end: answer.facts.link.endDate.slice(0, 10),
-            },
-          }
-        : {}),
-      item: benefitsOf(answer),
-    })),
+    requestor: { reference: url(request.provider.index) },
+    request: {
+      identifier: asked.identifier?.[0]?.value
+        ? { system: asked.identifier[0].system, value: asked.identifier[0].value }
+        : { value: asked.id ?? url(request.focus.index) },
+    },
+    ...body,
+    insurer: { reference: urls.insurer },
   };
   return responseMessageOf(
     {
       event: "eligibility-response",
       requestMessageId: message.header.id,
-      providerLicense: read.license,
-      payerLicense: payer,
+      providerLicense: request.providerLicense,
+      payerLicense: request.payerLicense,
       at,
     },
     response,
-    [read.patient, read.provider, read.insurer, ...answers.map((answer) => answer.coverage)].map((entry) =>
-      message.received(entry),
-    ),
+    [...referencedBy(request, found).map((entry) => message.received(entry)), ...own],
   );
 }

@@ -4,7 +4,8 @@ import { emitEvent, FHIR_MESSAGE_EVENT } from "../../platform/events/outbox.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
 import type { PriorAuthDecided } from "../prior-auth/events.js";
 import { priorAuthRepo } from "../prior-auth/repo.js";
-import { claimResponseBundleOf, requestOutcome } from "./claim-response.js";
+import { heldForReview } from "./claim-answer.js";
+import { claimResponseBundleOf, decisionHashOf, requestOutcome } from "./claim-response.js";
 import { fhirRequestRepo } from "./repo.js";
 
 /**
@@ -23,15 +24,18 @@ export async function sendFinalResponse(
   if (decided.cause === "created") return;
   const known = await fhirRequestRepo.findByPriorAuthId(tx, decided.priorAuthId);
   if (known === undefined) return;
-  // a transfer is answered once a reviewer has decided it (and named where the patient goes)
-  if (known.origin.transfer === true && known.complete_sent === 0 && decided.cause !== "reviewed") return;
+  // a transfer or a resubmission is answered once a reviewer has decided it
+  if (heldForReview(known.origin) && known.complete_sent === 0 && decided.cause !== "reviewed") return;
   const [pa, items] = await Promise.all([
     priorAuthRepo.findById(tx, decided.priorAuthId),
     priorAuthRepo.listItems(tx, decided.priorAuthId),
   ]);
   if (pa === undefined || requestOutcome(items) === "pended") return;
+  // a re-run that decides what was already sent is no news; a reviewer's decision always is
+  const decision = decisionHashOf(items);
+  if (decided.cause !== "reviewed" && decision === known.sent_decision) return;
   const reissue = known.complete_sent > 0 ? (decided.reopenReason?.toLowerCase() ?? "correction") : undefined;
-  const counts = await fhirRequestRepo.countSent(tx, decided.priorAuthId, true);
+  const counts = await fhirRequestRepo.countSent(tx, decided.priorAuthId, decision);
   await emitEvent(tx, jobs, actor.tenantId, {
     hookType: "NPHIES",
     eventType: FHIR_MESSAGE_EVENT,

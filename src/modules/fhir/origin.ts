@@ -41,6 +41,9 @@ export interface FhirOrigin {
   deferred?: boolean;
   /** a transfer of care (extension-transfer): held for a reviewer, who names the receiving provider */
   transfer?: boolean;
+  /** a resubmission or follow-up of an earlier request (Claim.related, relationship prior): held for a
+   * reviewer, who looks again at what was decided before */
+  resubmission?: boolean;
   /** other resources the echoed ones reference (a subscriber, a mother, a policy holder), echoed too */
   related?: ReceivedEntry[];
 }

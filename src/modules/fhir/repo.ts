@@ -41,16 +41,19 @@ export interface FhirRequestRow {
   responses_sent: number;
   /** of them, complete (not pended) ones: a complete response after the first is a reissue */
   complete_sent: number;
+  /** what the last complete response decided (decisionHashOf), null before one was sent */
+  sent_decision: string | null;
 }
 
-const REQUEST_COLUMNS = "prior_authorization_id, transaction_id, origin, responses_sent, complete_sent";
+const REQUEST_COLUMNS =
+  "prior_authorization_id, transaction_id, origin, responses_sent, complete_sent, sent_decision";
 
 /** the requests that came as messages (fhir_requests: this module's table) */
 export const fhirRequestRepo = {
   async insert(tx: Queryable, tenantId: number, row: FhirRequestRow): Promise<void> {
     await tx.query(
       `INSERT INTO fhir_requests (tenant_id, prior_authorization_id, transaction_id, origin, responses_sent,
-         complete_sent) VALUES ($1, $2, $3, $4, $5, $6)`,
+         complete_sent, sent_decision) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [
         tenantId,
         row.prior_authorization_id,
@@ -58,6 +61,7 @@ export const fhirRequestRepo = {
         JSON.stringify(row.origin),
         row.responses_sent,
         row.complete_sent,
+        row.sent_decision,
       ],
     );
   },
@@ -82,17 +86,17 @@ export const fhirRequestRepo = {
     return rows[0];
   },
 
-  /** one more response sent (complete: not pended); returns the counts after it */
+  /** one more complete response sent, deciding `decision`; returns the counts after it */
   async countSent(
     tx: Queryable,
     priorAuthId: number,
-    complete: boolean,
+    decision: string,
   ): Promise<{ responses_sent: number; complete_sent: number }> {
     const rows = await tx.query<{ responses_sent: number; complete_sent: number }>(
-      `UPDATE fhir_requests SET responses_sent = responses_sent + 1,
-         complete_sent = complete_sent + CASE WHEN $2 THEN 1 ELSE 0 END, updated_at = now()
+      `UPDATE fhir_requests SET responses_sent = responses_sent + 1, complete_sent = complete_sent + 1,
+         sent_decision = $2, updated_at = now()
        WHERE prior_authorization_id = $1 RETURNING responses_sent, complete_sent`,
-      [priorAuthId, complete],
+      [priorAuthId, decision],
     );
     const counts = rows[0];
     if (counts === undefined) throw new Error(`no FHIR request for prior authorization ${priorAuthId}`);

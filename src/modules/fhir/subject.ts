@@ -58,8 +58,10 @@ export async function findSubject(
     byMemberId.find((row) => row.matched_by === "member_id") ??
     (await memberRepo.findByIdentifiers(db, tenantId, keys.patientIds))[0] ??
     byMemberId[0];
+  // NPHIES always names the patient: nobody found by any identifier is "no member found" (1658), as the
+  // eligibility test case 5 answers; a member number alone (no patient identifier) is 1657
   if (member === undefined)
-    return keys.memberIds.length > 0
+    return keys.patientIds.length === 0
       ? {
           found: false,
           errorCode: "1657",
@@ -68,7 +70,9 @@ export async function findSubject(
       : {
           found: false,
           errorCode: "1658",
-          message: `No member found with the patient's identifiers ${keys.patientIds.join(", ")}`,
+          message: `No member found with the patient's identifiers ${keys.patientIds.join(", ")}${
+            keys.memberIds.length > 0 ? ` nor the member number ${keys.memberIds.join(", ")}` : ""
+          }`,
         };
   const policies = rankPolicies(await patientLinkRepo.listPoliciesOfMember(db, member.pk), keys, day);
   return {

@@ -17,8 +17,6 @@ export interface PriorAuthDecided {
 /** published whenever a request's decisions are made or change, in the change's transaction */
 export const PRIOR_AUTH_DECIDED = topic<PriorAuthDecided>("prior-auth.decided");
 
-/** the domain event published when a reviewer asks the provider for information (DomainEvent.data) */
-export const PRIOR_AUTH_INFORMATION_REQUESTED = "prior-auth.information-requested";
 export interface PriorAuthInformationRequested {
   priorAuthId: number;
   transactionId: string;
@@ -31,6 +29,10 @@ export interface PriorAuthInformationRequested {
   /** when it was asked (ISO 8601, as stored) */
   createdAt: string;
 }
+/** published when a reviewer asks the provider for information, in the asking transaction */
+export const PRIOR_AUTH_INFORMATION_REQUESTED = topic<PriorAuthInformationRequested>(
+  "prior-auth.information-requested",
+);
 
 /**
  * The request's events, in the transaction of the change: each carries the whole request as it now is

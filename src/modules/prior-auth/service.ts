@@ -165,11 +165,7 @@ export async function adjudicateNewRequest(
         member.pk === found.memberPk || member.created
           ? early
           : await loadEngineContext(tx, ctx.tenantId, subjectOf(member.pk, subject.policy), request);
-      const decision = decide(
-        request,
-        { ...loaded, member: patientFactsOf(member, input) },
-        now,
-      );
+      const decision = decide(request, { ...loaded, member: patientFactsOf(member, input) }, now);
       const pa = newPriorAuthRow(
         {
           id,
@@ -199,10 +195,20 @@ export async function adjudicateNewRequest(
           entityKey: input.transaction_id,
           details,
         }),
-        emitPriorAuthEvents(tx, ctx.jobs, ctx, id, ["PRE_AUTH_RESULT"], "ENGINE", { cause: "created" }, {}, {
-          pa,
-          items,
-        }),
+        emitPriorAuthEvents(
+          tx,
+          ctx.jobs,
+          ctx,
+          id,
+          ["PRE_AUTH_RESULT"],
+          "ENGINE",
+          { cause: "created" },
+          {},
+          {
+            pa,
+            items,
+          },
+        ),
         alongside?.(tx, { pa, items }),
       ]);
       return { pa, items };

@@ -9,7 +9,7 @@ import { policyRepo } from "../policies/repo.js";
 import { templateRepo } from "../policy-templates/repo.js";
 import { userRepo } from "../users/repo.js";
 import { engineRequestOf, loadEngineContext, patientFactsOf } from "./context.js";
-import { type PriorAuthDecided, emitPriorAuthEvents } from "./events.js";
+import { emitPriorAuthEvents, type PriorAuthDecided } from "./events.js";
 import { lockMember } from "./lightweight.js";
 import { itemRowOf, type PriorAuthRow, type PriorAuthStatus, priorAuthRepo } from "./repo.js";
 import { REOPENABLE, requireTransition, reviewedDecisions } from "./review.js";

@@ -112,6 +112,32 @@ describe("reviewer console in a real browser", { skip }, () => {
     await page.close();
   });
 
+  it("asks the provider for information from a request's page, and the API shows it", async () => {
+    const page = await newPage();
+    await signIn(page, "rev1", PASSWORD);
+    await page.goto(`${base}/requests/${encodeURIComponent(transactionId)}`);
+    await page.fill(
+      'form[action$="/information-request"] textarea[name="content"]',
+      "Please send the lab report for the HbA1c test",
+    );
+    await Promise.all([page.waitForURL(/done=/), page.click('[data-action="request-information"]')]);
+    assert.match(
+      (await page.textContent('[role="status"]')) ?? "",
+      /Information requested from the provider/,
+    );
+    assert.match((await page.textContent("main")) ?? "", /Please send the lab report for the HbA1c test/);
+    await shot(page, "request-information");
+    const pa = await expectStatus(tenant.call("GET", `/approval-request/get-one/${transactionId}`), 200);
+    assert.deepEqual(
+      pa.communication_requests.map((asked: { reviewer: string; content: string }) => [
+        asked.reviewer,
+        asked.content,
+      ]),
+      [["rev1", "Please send the lab report for the HbA1c test"]],
+    );
+    await page.close();
+  });
+
   it("shows a completed batch's charts and provider ranking", async () => {
     const token = await tokenFor(ctx.app, tenant);
     const claims = Array.from({ length: 40 }, (_, n) =>

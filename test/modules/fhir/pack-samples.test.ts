@@ -27,10 +27,11 @@ const RESPONSE: Record<string, string> = {
 };
 
 const headerOf = (bundle: Json): Json => bundle.entry[0].resource;
-const isTransfer = (claim: Json) =>
+/** a transfer of care, or a resubmission or follow-up of an earlier request: held for a reviewer */
+const isHeld = (claim: Json) =>
   (claim.extension ?? []).some(
     (extension: Json) => extension.url.endsWith("-transfer") && extension.valueBoolean,
-  );
+  ) || (claim.related ?? []).some((related: Json) => related.relationship?.coding?.[0]?.code === "prior");
 const focusOf = (bundle: Json): Json =>
   bundle.entry.find((entry: Json) => entry.fullUrl === headerOf(bundle).focus?.[0]?.reference)?.resource;
 
@@ -76,7 +77,7 @@ describe("NPHIES implementer pack: every sample a payer receives", { skip: packA
       assert.equal(claimResponse.resourceType, "ClaimResponse");
       assert.equal(claimResponse.outcome, "error");
       assert.equal(claimResponse.error[0].code.coding[0].system, `${CS}adjudication-error`);
-      assert.equal(claimResponse.error[0].code.coding[0].code, "1657", claimResponse.disposition);
+      assert.equal(claimResponse.error[0].code.coding[0].code, "1658", claimResponse.disposition);
       assert.deepEqual(violationsOf(response, request), []);
     });
 
@@ -86,8 +87,9 @@ describe("NPHIES implementer pack: every sample a payer receives", { skip: packA
       const response = await answerOf(ctx, payer, request);
       const claimResponse = focusOf(response);
       const claim = request.entry[1].resource;
-      if (isTransfer(claim)) {
-        // a transfer of care waits for a reviewer to name the receiving provider (test case 9)
+      if (isHeld(claim)) {
+        // a transfer of care waits for a reviewer to name the receiving provider (authorization test case
+        // 9), a resubmission or follow-up (Claim.related prior) for a reviewer to look again (6, 7)
         assert.equal(claimResponse.outcome, "queued");
         assert.deepEqual(violationsOf(response, request), []);
         return;

@@ -112,7 +112,13 @@ describe("NPHIES FHIR: prior authorizations and claims", () => {
     assert.equal(adjudicationOf(consultation, "approved-quantity").value, 1);
     const rejected = adjudicationOf(consultation, "rejected");
     // NDC079 in the JSON API; the v2.6 code list's BE-1-3 in NPHIES's own terms
-    assert.deepEqual(rejected.reason.coding, [{ system: `${CS}adjudication-reason`, code: "BE-1-3" }]);
+    assert.deepEqual(rejected.reason.coding, [
+      {
+        system: `${CS}adjudication-reason`,
+        code: "BE-1-3",
+        display: "Submission not compliant with contractual agreement between provider & payer",
+      },
+    ]);
     assert.match(rejected.reason.text, /contract price 200\.00/);
     assert.equal(rejected.amount.value, 50);
     assert.equal(lab.itemSequence, 2);
@@ -310,9 +316,10 @@ describe("NPHIES FHIR: prior authorizations and claims", () => {
       assert.equal(stored.statusCode, 404, "nothing is stored as a prior authorization");
       return [claimResponse.error[0].code.coding[0].code, claimResponse.disposition];
     };
+    // nobody by the member number nor by the patient's national id: no member found
     const [memberCode, why] = await errorOf(claimMessage({ memberId: "NOBODY" }));
-    assert.equal(memberCode, "1657");
-    assert.match(why, /NOBODY/);
+    assert.equal(memberCode, "1658");
+    assert.match(why, /1012345678/);
     const unknownPatient = claimMessage({ memberId: "NOBODY" });
     delete resourceOf(unknownPatient, "Claim").insurance;
     assert.equal((await errorOf(unknownPatient))[0], "1658");
@@ -451,10 +458,10 @@ describe("NPHIES FHIR: eligibility", () => {
       "CoverageEligibilityResponse",
     );
     assert.deepEqual(response.meta.profile, [`${SD}eligibility-response|1.0.0`]);
-    const site = response.extension.find(
+    const site = response.extension?.find(
       (extension: Json) => extension.url === `${SD}extension-siteEligibility`,
     );
-    return { response, site: site.valueCodeableConcept.coding[0].code };
+    return { response, site: site?.valueCodeableConcept.coding[0].code };
   }
 
   it("answers in force with the category's benefits, limits and what is used", async () => {
@@ -468,7 +475,8 @@ describe("NPHIES FHIR: eligibility", () => {
     assert.deepEqual(
       insurance.item.map((item: Json) => [item.category.coding[0].code, item.benefit[0].allowedMoney.value]),
       [
-        ["all", 10000],
+        // the whole category as benefit-category 13 (Health Benefit Plan Coverage), then each benefit
+        ["13", 10000],
         ["1", 5000],
         ["2", 1000],
       ],
@@ -477,12 +485,14 @@ describe("NPHIES FHIR: eligibility", () => {
 
   it("answers not in force outside the policy's dates, for an unknown member, and out of network", async () => {
     const late = await ask({ date: "2027-02-01" });
-    assert.equal(late.site, "not-eligible");
+    assert.equal(late.site, "not-active");
     assert.equal(late.response.insurance[0].inforce, false);
     assert.match(late.response.disposition, /after the member's link ended on 2026-12-31/);
+    // nobody by the member number nor the patient's identifiers: outcome error, no member found (1658)
     const unknown = await ask({ memberId: "NOBODY" });
-    assert.equal(unknown.response.insurance[0].inforce, false);
-    assert.match(unknown.response.disposition, /member NOBODY is not known/);
+    assert.equal(unknown.response.outcome, "error");
+    assert.equal(unknown.response.error[0].code.coding[0].code, "1658");
+    assert.equal(unknown.response.insurance, undefined);
     const outside = await ask({ provider: "CCHI-2" });
     assert.equal(outside.site, "out-network");
     assert.equal(outside.response.insurance[0].inforce, true);

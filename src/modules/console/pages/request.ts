@@ -68,6 +68,17 @@ function limitsOf(consumption: Consumption | undefined): Html {
     )}</tbody></table>`;
 }
 
+/** what reviewers asked the provider, oldest first (the request waits for the answer) */
+function informationRequestsOf(request: Request): Html {
+  if (request.communication_requests.length === 0) return html``;
+  return html`<h2>Information requested</h2>${request.communication_requests.map(
+    (asked) =>
+      html`<div class="card" data-information-request-id="${asked.id}"><span class="muted">${asked.created_at.replace("T", " ").slice(0, 19)} · ${asked.reviewer}${
+        asked.erp_item_ids.length > 0 ? html` · items ${asked.erp_item_ids.join(", ")}` : ""
+      }</span><br>${asked.content}</div>`,
+  )}`;
+}
+
 /** a request's page: who and what, the limits used, every item with its decision and reasons, the actions */
 export function requestPage(
   context: PageContext,
@@ -127,7 +138,12 @@ export function requestPage(
     ${
       cancelled
         ? ""
-        : html`<h2>Communication</h2>
+        : html`<h2>Ask the provider</h2>
+    <form method="post" action="${base}/information-request" class="filters">${csrfField(context)}
+      <label>Information needed <textarea name="content" rows="2" maxlength="10000" required></textarea></label>
+      <button type="submit" data-action="request-information" class="secondary">Request information</button>
+    </form>
+    <h2>Communication</h2>
     <form method="post" action="${base}/communication" class="filters">${csrfField(context)}
       <label>Title <input name="title" maxlength="255"></label>
       <label>Message <textarea name="content" rows="2" maxlength="10000" required></textarea></label>
@@ -151,6 +167,7 @@ export function requestPage(
       (entry) =>
         html`<tr><td>${entry.at.replace("T", " ").slice(0, 19)}</td><td>${entry.action}</td><td>${entry.from_status ?? ""}</td><td>${entry.to_status ?? ""}</td><td>${entry.actor}</td></tr>`,
     )}</tbody></table>
+    ${informationRequestsOf(request)}
     ${
       request.communications.length > 0
         ? html`<h2>Communications</h2>${request.communications.map(

@@ -4,7 +4,7 @@ import { emitEvent } from "../../../platform/events/outbox.js";
 import { publish } from "../../../platform/events/reactions.js";
 import { AppError } from "../../../platform/http/errors.js";
 import { userRepo } from "../../users/repo.js";
-import { PRIOR_AUTH_INFORMATION_REQUESTED, type PriorAuthInformationRequested } from "../events.js";
+import { PRIOR_AUTH_INFORMATION_REQUESTED } from "../events.js";
 import { eventDataOf } from "../present.js";
 import { type ItemRow, priorAuthRepo } from "../repo.js";
 import { requirePriorAuth } from "../workflow.js";
@@ -82,7 +82,7 @@ export function createInformationRequest(
       transactionType: pa.transaction_type,
       requestId: ctx.requestId,
     });
-    const data: PriorAuthInformationRequested = {
+    await publish(tx, ctx.jobs, ctx, PRIOR_AUTH_INFORMATION_REQUESTED, {
       priorAuthId: pa.id,
       transactionId: pa.transaction_id,
       informationRequestId: stored.id,
@@ -90,8 +90,7 @@ export function createInformationRequest(
       itemIndexes,
       reviewer: input.erp_reviewer_id,
       createdAt: asked.created_at,
-    };
-    await publish(tx, ctx.jobs, ctx, { type: PRIOR_AUTH_INFORMATION_REQUESTED, data: { ...data } });
+    });
     return stored.id;
   });
 }

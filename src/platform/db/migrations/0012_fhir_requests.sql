@@ -12,6 +12,8 @@ CREATE TABLE fhir_requests (
   -- responses sent (the first is the answer to the request itself) and, of them, complete (not pended) ones
   responses_sent integer NOT NULL DEFAULT 1,
   complete_sent integer NOT NULL DEFAULT 0,
+  -- the decision the last complete response carried (a hash): a re-run that decides the same sends nothing
+  sent_decision text,
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now()
 );
