@@ -175,6 +175,8 @@ export interface Answering {
   reissue?: string;
   /** answered queued whatever the decision (a request that asked for deferred processing) */
   queued?: boolean;
+  /** the provider a transfer goes to, as the payer knows it (the reviewer's referral) */
+  transferTo?: { licence: string; name: string };
 }
 
 /** the sub-type a Claim that named none was adjudicated as: inpatient for institutional, else outpatient */
@@ -250,9 +252,14 @@ function bundleOf(
  * reviewer referred to (an Organization by its licence), else the requesting provider; the transfer's
  * number and period are the authorization's.
  */
-function transferOf(pa: PriorAuthRow, origin: FhirOrigin, period: { start: string; end: string }) {
+function transferOf(
+  pa: PriorAuthRow,
+  origin: FhirOrigin,
+  period: { start: string; end: string },
+  to: Answering["transferTo"],
+) {
   const referred: ReceivedEntry | undefined =
-    pa.referral_cchi_code === null
+    to === undefined
       ? undefined
       : {
           fullUrl: `urn:uuid:transfer-${pa.id}`,
@@ -260,7 +267,8 @@ function transferOf(pa: PriorAuthRow, origin: FhirOrigin, period: { start: strin
             resourceType: "Organization",
             id: `transfer-${pa.id}`,
             meta: { profile: [profile("provider-organization")] },
-            identifier: [{ system: PROVIDER_LICENSE, value: pa.referral_cchi_code }],
+            identifier: [{ system: PROVIDER_LICENSE, value: to.licence }],
+            name: to.name,
           },
         };
   const extension: Extension[] = [
@@ -306,7 +314,7 @@ export function claimResponseBundleOf(
   const queued = outcome === "pended";
   const transfer =
     origin.transfer === true && !queued && (outcome === "approved" || outcome === "partial")
-      ? transferOf(pa, origin, period)
+      ? transferOf(pa, origin, period, answering.transferTo)
       : { extension: [], entries: [] };
   const extension: Extension[] = [
     { url: EXTENSION.adjudicationOutcome, valueCodeableConcept: concept(ADJUDICATION_OUTCOME, outcome) },

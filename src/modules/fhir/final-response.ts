@@ -4,6 +4,7 @@ import { emitEvent, FHIR_MESSAGE_EVENT } from "../../platform/events/outbox.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
 import type { PriorAuthDecided } from "../prior-auth/events.js";
 import { priorAuthRepo } from "../prior-auth/repo.js";
+import { providerRepo } from "../providers/repo.js";
 import { heldForReview } from "./claim-answer.js";
 import { claimResponseBundleOf, decisionHashOf, requestOutcome } from "./claim-response.js";
 import { fhirRequestRepo } from "./repo.js";
@@ -36,12 +37,17 @@ export async function sendFinalResponse(
   if (decided.cause !== "reviewed" && decision === known.sent_decision) return;
   const reissue = known.complete_sent > 0 ? (decided.reopenReason?.toLowerCase() ?? "correction") : undefined;
   const counts = await fhirRequestRepo.countSent(tx, decided.priorAuthId, decision);
+  const referred =
+    pa.referral_cchi_code === null
+      ? undefined
+      : await providerRepo.findByCchiNo(tx, actor.tenantId, pa.referral_cchi_code);
   await emitEvent(tx, jobs, actor.tenantId, {
     hookType: "NPHIES",
     eventType: FHIR_MESSAGE_EVENT,
     data: claimResponseBundleOf(pa, known.origin, items, new Date(), {
       number: counts.responses_sent,
       ...(reissue === undefined ? {} : { reissue }),
+      ...(referred === undefined ? {} : { transferTo: { licence: referred.cchi_no, name: referred.name } }),
     }),
     subject: `prior-auth:${pa.transaction_id}`,
     requestId: actor.requestId,

@@ -1,39 +1,24 @@
 import assert from "node:assert/strict";
-import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
 import { createCommunication } from "../../../src/modules/prior-auth/communications/service.js";
 import { startTestApp, type TenantClient, type TestContext } from "../../helpers.js";
 import { createRequest, expectStatus, labTest } from "../prior-auth/fixtures.js";
-import { claimMessage, headerOf, type Json, PAYER, resourceOf } from "./bundles.js";
+import { claimMessage, headerOf, type Json, resourceOf } from "./bundles.js";
 import { issuesOf, postMessage, setUpFhirTenant } from "./fixtures.js";
+import { communicationMessage, packAbsent, sample } from "./pack.js";
 
 const CS = "http://nphies.sa/terminology/CodeSystem/";
 const SD = "http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/";
-const PROVIDER_LICENSE = "http://nphies.sa/license/provider-license";
+const _PROVIDER_LICENSE = "http://nphies.sa/license/provider-license";
 const PAYER_LICENSE = "http://nphies.sa/license/payer-license";
 /** the NPHIES pack beside the checkout (../shared/reference/nphies), read-only */
-const PACK = fileURLToPath(new URL("../../../../shared/reference/nphies/samples/", import.meta.url));
-const NO_PACK = existsSync(PACK) ? false : `the NPHIES pack is not at ${PACK}`;
-const SOLICITED = "18b - Communication response - solicited.json";
-const UNSOLICITED = "18c - Communication response - unsolicited.json";
+const NO_PACK = packAbsent;
+const SOLICITED = "18b";
+const UNSOLICITED = "18c";
 
-const sample = (name: string): Json => JSON.parse(readFileSync(`${PACK}${name}`, "utf8"));
 /** the sample's PDF (its second payload) as sent */
 const pdfOf = (message: Json): string =>
   resourceOf(message, "Communication").payload[1].contentAttachment.data;
-
-/** the sample's communication, re-addressed from CCHI-1 to this payer about `claim`, under a new id */
-function communicationMessage(name: string, claim: Json): Json {
-  const message = sample(name);
-  const header = headerOf(message);
-  header.id = randomUUID();
-  header.sender.identifier = { system: PROVIDER_LICENSE, value: "CCHI-1" };
-  header.destination[0].receiver.identifier = { system: PAYER_LICENSE, value: PAYER };
-  resourceOf(message, "Communication").about[0].identifier = { ...claim };
-  return message;
-}
 
 /** the acknowledgement's MessageHeader, its envelope checked against the request */
 function acknowledgementOf(request: Json, response: Json, answer: "taken" | "not-taken"): Json {

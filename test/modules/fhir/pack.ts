@@ -1,9 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TenantClient } from "../../helpers.js";
 import { createHolder } from "../policies/fixtures.js";
 import { expectStatus } from "../prior-auth/fixtures.js";
-import type { Json } from "./bundles.js";
+import { type Json, PAYER } from "./bundles.js";
 import { PACK_DIR } from "./nphies-rules/terminology.js";
 
 /**
@@ -188,4 +189,39 @@ export async function setUpPackWorld(tenant: TenantClient): Promise<void> {
       }),
       201,
     );
+}
+
+const PROVIDER_LICENSE = "http://nphies.sa/license/provider-license";
+const PAYER_LICENSE = "http://nphies.sa/license/payer-license";
+
+/** a sample re-addressed from `provider` to this payer (PAYER), under a new MessageHeader id */
+function readdressed(prefix: string, provider: string): Json {
+  const message = sample(prefix);
+  const header = message.entry[0].resource;
+  header.id = randomUUID();
+  header.sender.identifier = { system: PROVIDER_LICENSE, value: provider };
+  header.destination[0].receiver.identifier = { system: PAYER_LICENSE, value: PAYER };
+  for (const entry of message.entry as { resource: Json }[])
+    for (const identifier of entry.resource.identifier ?? [])
+      if (identifier.system === PROVIDER_LICENSE) identifier.value = provider;
+      else if (identifier.system === PAYER_LICENSE) identifier.value = PAYER;
+  return message;
+}
+
+/** the pack's Task message (17a cancel, 9b status check) about `claim` (a Claim identifier) */
+export function taskMessage(prefix: string, claim: Json, provider = "CCHI-1", code?: string): Json {
+  const message = readdressed(prefix, provider);
+  const task = message.entry.find((entry: Json) => entry.resource.resourceType === "Task").resource;
+  task.focus.identifier = { ...claim };
+  if (code !== undefined) task.code.coding[0].code = code;
+  return message;
+}
+
+/** the pack's communication (18b solicited, 18c unsolicited, with its PDF) about `claim` */
+export function communicationMessage(prefix: string, claim: Json, provider = "CCHI-1"): Json {
+  const message = readdressed(prefix, provider);
+  message.entry.find(
+    (entry: Json) => entry.resource.resourceType === "Communication",
+  ).resource.about[0].identifier = { ...claim };
+  return message;
 }

@@ -1,38 +1,17 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
 import { startTestApp, type TenantClient, type TestContext } from "../../helpers.js";
 import { createRequest, expectStatus, labTest } from "../prior-auth/fixtures.js";
 import { claimMessage, headerOf, type Json, PAYER, resourceOf } from "./bundles.js";
 import { pathsOf, postMessage, setUpFhirTenant } from "./fixtures.js";
+import { packAbsent, sample, taskMessage } from "./pack.js";
 
 const CS = "http://nphies.sa/terminology/CodeSystem/";
-const PROVIDER_LICENSE = "http://nphies.sa/license/provider-license";
+const _PROVIDER_LICENSE = "http://nphies.sa/license/provider-license";
 const PAYER_LICENSE = "http://nphies.sa/license/payer-license";
 /** the NPHIES pack beside the checkout (../shared/reference/nphies), read-only */
-const PACK = fileURLToPath(new URL("../../../../shared/reference/nphies/samples/", import.meta.url));
-const NO_PACK = existsSync(PACK) ? false : `the NPHIES pack is not at ${PACK}`;
-
-const sample = (name: string): Json => JSON.parse(readFileSync(`${PACK}${name}`, "utf8"));
-
-/** the sample's Task message, re-addressed from `provider` to this payer about `claim`, under a new id */
-function taskMessage(name: string, claim: Json, provider = "CCHI-1", code?: string): Json {
-  const message = sample(name);
-  const header = headerOf(message);
-  header.id = randomUUID();
-  header.sender.identifier = { system: PROVIDER_LICENSE, value: provider };
-  header.destination[0].receiver.identifier = { system: PAYER_LICENSE, value: PAYER };
-  const task = resourceOf(message, "Task");
-  task.focus.identifier = { ...claim };
-  if (code !== undefined) task.code.coding[0].code = code;
-  for (const entry of message.entry as { resource: Json }[])
-    for (const identifier of entry.resource.identifier ?? [])
-      if (identifier.system === PROVIDER_LICENSE) identifier.value = provider;
-      else if (identifier.system === PAYER_LICENSE) identifier.value = PAYER;
-  return message;
-}
+const NO_PACK = packAbsent;
 
 /** the response message's envelope checked against its request; its Task */
 function taskOf(request: Json, response: Json, event: string): Json {
@@ -87,7 +66,7 @@ describe("NPHIES FHIR: cancel-request", () => {
   it("answers the pack's cancel request (17a) about a Claim it does not hold: the Task failed, not a 4xx", {
     skip: NO_PACK,
   }, async () => {
-    const request = sample("17a - Cancel Request.json");
+    const request = sample("17a");
     const res = await post(ctx, tenant, request);
     assert.match(String(res.headers["content-type"]), /^application\/fhir\+json/);
     const task = taskOf(request, res.json(), "cancel-response");
@@ -109,14 +88,14 @@ describe("NPHIES FHIR: cancel-request", () => {
   }, async () => {
     const claim = await received(ctx, tenant);
     // another provider cannot cancel it
-    const foreign = taskMessage("17a - Cancel Request.json", claim, "CCHI-2");
+    const foreign = taskMessage("17a", claim, "CCHI-2");
     assert.equal(
       taskOf(foreign, (await post(ctx, tenant, foreign)).json(), "cancel-response").status,
       "failed",
     );
     assert.equal((await getOne(tenant, claim.value)).status, "PENDING");
 
-    const cancel = taskMessage("17a - Cancel Request.json", claim);
+    const cancel = taskMessage("17a", claim);
     const res = await post(ctx, tenant, cancel);
     const task = taskOf(cancel, res.json(), "cancel-response");
     assert.equal(task.status, "completed");
@@ -125,7 +104,7 @@ describe("NPHIES FHIR: cancel-request", () => {
     assert.equal(one.status, "CANCELLED", "the same object get-one shows");
     assert.equal((await postMessage(ctx, tenant, cancel)).body, res.body, "a resend: the same bytes");
 
-    const twice = taskMessage("17a - Cancel Request.json", claim);
+    const twice = taskMessage("17a", claim);
     const second = taskOf(twice, (await post(ctx, tenant, twice)).json(), "cancel-response");
     assert.equal(second.status, "failed");
     assert.match(second.statusReason.text, /already been cancelled/);
@@ -133,7 +112,7 @@ describe("NPHIES FHIR: cancel-request", () => {
 
   it("nullify cancels alike, without a reason code", { skip: NO_PACK }, async () => {
     const claim = await received(ctx, tenant, { kind: "oral" });
-    const nullify = taskMessage("17a - Cancel Request.json", claim, "CCHI-1", "nullify");
+    const nullify = taskMessage("17a", claim, "CCHI-1", "nullify");
     delete resourceOf(nullify, "Task").reasonCode;
     const task = taskOf(nullify, (await post(ctx, tenant, nullify)).json(), "cancel-response");
     assert.equal(task.status, "completed");
@@ -145,9 +124,9 @@ describe("NPHIES FHIR: cancel-request", () => {
     skip: NO_PACK,
   }, async () => {
     const claim = await received(ctx, tenant);
-    const status = taskMessage("17a - Cancel Request.json", claim, "CCHI-1", "status");
+    const status = taskMessage("17a", claim, "CCHI-1", "status");
     assert.deepEqual(pathsOf(await postMessage(ctx, tenant, status)), ["Bundle.entry[1].resource.code"]);
-    const nothing = taskMessage("17a - Cancel Request.json", claim);
+    const nothing = taskMessage("17a", claim);
     delete resourceOf(nothing, "Task").focus;
     assert.deepEqual(pathsOf(await postMessage(ctx, tenant, nothing)), [
       "Bundle.entry[1].resource.focus.identifier.value",
@@ -174,7 +153,7 @@ describe("NPHIES FHIR: status-check", () => {
   it("answers the pack's status check (9b) about a Claim it does not hold: the Task failed", {
     skip: NO_PACK,
   }, async () => {
-    const request = sample("9b - StatusCheck - Request.json");
+    const request = sample("9b");
     const task = taskOf(request, (await post(ctx, ctx.tenant, request)).json(), "status-response");
     assert.equal(task.status, "failed");
     assert.match(task.statusReason.text, /BV-00459/);
@@ -187,7 +166,7 @@ describe("NPHIES FHIR: status-check", () => {
     const tenant = await ctx.newTenant("lightweight");
     await expectStatus(tenant.call("POST", "/user/create", { username: "rev1" }), 201);
     const check = async (claim: Json) => {
-      const request = taskMessage("9b - StatusCheck - Request.json", claim);
+      const request = taskMessage("9b", claim);
       return statusOf(taskOf(request, (await post(ctx, tenant, request)).json(), "status-response"));
     };
     assert.equal(await check(await received(ctx, tenant)), "complete", "the engine decided every item");
