@@ -92,12 +92,15 @@ export interface ClaimRead {
   paths: ClaimPaths;
 }
 
+/** a partial FHIR date as its first day */
+const fullDateOf = (date: string) => (date.length === 4 ? `${date}-01-01` : date.length === 7 ? `${date}-01` : date);
+
 function patientFactsOf(patient: FhirPatient): PatientFacts {
   const marital = patient.maritalStatus?.coding?.[0]?.code;
   const gender = patient.gender?.toLowerCase();
   return {
     gender: gender === "male" ? "MALE" : gender === "female" ? "FEMALE" : undefined,
-    dateOfBirth: patient.birthDate === undefined ? undefined : instantOf(patient.birthDate),
+    dateOfBirth: patient.birthDate === undefined ? undefined : instantOf(fullDateOf(patient.birthDate)),
     maritalStatus: (marital === undefined ? undefined : MARITAL_STATUS[marital]) ?? "UNKNOWN",
   };
 }

@@ -15,6 +15,24 @@ const Resource = (description: string) =>
 const OperationOutcome = Resource("an OperationOutcome: one issue per problem, its element by FHIRPath");
 const errors = Object.fromEntries([400, 401, 404, 409, 415].map((status) => [status, OperationOutcome]));
 
+/** deeper than any NPHIES message (a batch of bundles of resources is about 20 levels): refused before it
+ * reaches code that walks it recursively */
+const MAX_DEPTH = 100;
+
+/** how deeply a parsed JSON value nests, measured without recursion */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [node, depth] = next;
+    if (node === null || typeof node !== "object") continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_DEPTH) return deepest;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
 /** the largest message NPHIES carries */
 const MESSAGE_LIMIT = 10 * 1024 * 1024;
 const JSON_TYPES = new Set([FHIR_JSON, "application/json"]);
@@ -44,7 +62,15 @@ export const fhirRoutes: ModuleRoutes = async (app, { db, jobs }) => {
     (request, body, done) => {
       const text = body.toString();
       request.messageHash = createHash("sha256").update(text).digest("hex");
-      parseJson(request, text, done);
+      parseJson(request, text, (error, parsed) => {
+        if (error === null && depthOf(parsed) > MAX_DEPTH)
+          return done(
+            new AppError("E_BAD_REQUEST_400", `Bundle: nested deeper than ${MAX_DEPTH} levels`, [
+              `Bundle: nested deeper than ${MAX_DEPTH} levels: no NPHIES message is`,
+            ]),
+          );
+        done(error, parsed);
+      });
     },
   );
 
