@@ -3,8 +3,8 @@ import { after, before, describe, it } from "node:test";
 import { createCommunication } from "../../../src/modules/prior-auth/communications/service.js";
 import { startTestApp, type TenantClient, type TestContext } from "../../helpers.js";
 import { createRequest, expectStatus, labTest } from "../prior-auth/fixtures.js";
-import { claimMessage, headerOf, type Json, resourceOf } from "./bundles.js";
-import { issuesOf, postMessage, setUpFhirTenant } from "./fixtures.js";
+import { headerOf, type Json, resourceOf } from "./bundles.js";
+import { getOne, issuesOf, postAnswered, postMessage, receivedClaim, setUpFhirTenant } from "./fixtures.js";
 import { communicationMessage, packAbsent, sample } from "./pack.js";
 
 const CS = "http://nphies.sa/terminology/CodeSystem/";
@@ -51,21 +51,6 @@ function outcomeOf(response: Json): Json {
   return outcome.resource;
 }
 
-async function post(ctx: TestContext, tenant: TenantClient, message: Json) {
-  const res = await postMessage(ctx, tenant, message);
-  assert.equal(res.statusCode, 200, res.body);
-  return res;
-}
-
-async function received(ctx: TestContext, tenant: TenantClient, options = {}): Promise<Json> {
-  const request = claimMessage(options);
-  await post(ctx, tenant, request);
-  return resourceOf(request, "Claim").identifier[0];
-}
-
-const getOne = (tenant: TenantClient, transactionId: string) =>
-  expectStatus(tenant.call("GET", `/approval-request/get-one/${transactionId}`), 200);
-
 const attachmentsOf = (ctx: TestContext, tenant: TenantClient) =>
   ctx.db.query<{ id: number; content_type: string; title: string; data: Uint8Array }>(
     "SELECT id, content_type, title, data FROM fhir_attachments WHERE tenant_id = $1 ORDER BY id",
@@ -86,7 +71,7 @@ describe("NPHIES FHIR: communication", () => {
     const tenant = await ctx.newTenant();
     for (const name of [SOLICITED, UNSOLICITED]) {
       const request = sample(name);
-      const res = await post(ctx, tenant, request);
+      const res = await postAnswered(ctx, tenant, request);
       const header = acknowledgementOf(request, res.json(), "not-taken");
       assert.deepEqual(header.sender.identifier, { system: PAYER_LICENSE, value: "N-I-00001" });
       const [issue] = outcomeOf(res.json()).issue;
@@ -101,11 +86,11 @@ describe("NPHIES FHIR: communication", () => {
     skip: NO_PACK,
   }, async () => {
     const { tenant } = ctx;
-    const claim = await received(ctx, tenant);
+    const claim = await receivedClaim(ctx, tenant);
     const before = await getOne(tenant, claim.value);
     assert.equal(before.status, "PENDING", "no reviewer has decided it yet");
     const request = communicationMessage(SOLICITED, claim);
-    const res = await post(ctx, tenant, request);
+    const res = await postAnswered(ctx, tenant, request);
     acknowledgementOf(request, res.json(), "taken");
 
     const one = await getOne(tenant, claim.value);
@@ -135,7 +120,7 @@ describe("NPHIES FHIR: communication", () => {
     skip: NO_PACK,
   }, async () => {
     const { tenant } = ctx;
-    const claim = await received(ctx, tenant);
+    const claim = await receivedClaim(ctx, tenant);
     await expectStatus(
       tenant.call("PATCH", `/approval-request/update/${claim.value}`, {
         status: "ACCEPTED",
@@ -149,7 +134,7 @@ describe("NPHIES FHIR: communication", () => {
     resourceOf(request, "Communication").payload[0].extension = [
       { url: `${SD}extension-claimItemSequence`, valuePositiveInt: 1 },
     ];
-    acknowledgementOf(request, (await post(ctx, tenant, request)).json(), "taken");
+    acknowledgementOf(request, (await postAnswered(ctx, tenant, request)).json(), "taken");
     const one = await getOne(tenant, claim.value);
     assert.equal(one.status, "ACCEPTED", "the reviewer's decision stands");
     assert.equal(one.engine_runs, decided.engine_runs);
@@ -161,9 +146,12 @@ describe("NPHIES FHIR: communication", () => {
     skip: NO_PACK,
   }, async () => {
     const { tenant } = ctx;
-    const claim = await received(ctx, tenant);
+    const claim = await receivedClaim(ctx, tenant);
     const request = communicationMessage(UNSOLICITED, claim);
-    const [first, second] = await Promise.all([post(ctx, tenant, request), post(ctx, tenant, request)]);
+    const [first, second] = await Promise.all([
+      postAnswered(ctx, tenant, request),
+      postAnswered(ctx, tenant, request),
+    ]);
     assert.equal(first.body, second.body);
     assert.equal((await getOne(tenant, claim.value)).communications.length, 1);
   });
@@ -206,10 +194,10 @@ describe("NPHIES FHIR: communication", () => {
   }, async () => {
     const tenant = await ctx.newTenant();
     await setUpFhirTenant(tenant);
-    const claim = await received(ctx, tenant);
+    const claim = await receivedClaim(ctx, tenant);
     await expectStatus(tenant.call("PATCH", `/approval-request/cancel/${claim.value}`), 200);
     const request = communicationMessage(UNSOLICITED, claim);
-    const res = await post(ctx, tenant, request);
+    const res = await postAnswered(ctx, tenant, request);
     acknowledgementOf(request, res.json(), "not-taken");
     assert.equal(outcomeOf(res.json()).issue[0].details.coding[0].code, "BV-00148");
     assert.deepEqual((await getOne(tenant, claim.value)).communications, []);
@@ -221,7 +209,7 @@ describe("NPHIES FHIR: communication", () => {
   }, async () => {
     const tenant = await ctx.newTenant();
     await setUpFhirTenant(tenant);
-    const claim = await received(ctx, tenant);
+    const claim = await receivedClaim(ctx, tenant);
     const hostile = communicationMessage(UNSOLICITED, claim);
     resourceOf(hostile, "Communication").payload[1].contentAttachment.data = "JVBERi0x<script>==";
     const issues = issuesOf(await postMessage(ctx, tenant, hostile));

@@ -5,6 +5,7 @@ import type { TenantClient } from "../../helpers.js";
 import { createHolder } from "../policies/fixtures.js";
 import { expectStatus } from "../prior-auth/fixtures.js";
 import { type Json, PAYER } from "./bundles.js";
+import { createPriceList } from "./fixtures.js";
 import { PACK_DIR } from "./nphies-rules/terminology.js";
 
 /**
@@ -168,27 +169,13 @@ export async function setUpPackWorld(tenant: TenantClient): Promise<void> {
     );
   }
   for (const [licence, list] of prices)
-    await expectStatus(
-      tenant.call("POST", "/price-list/create", {
-        start_date: "2021-01-01T00:00:00.000Z",
-        end_date: "2022-12-31T23:59:59.999Z",
-        provider_cchi_id: licence,
-        price_list_erp_id: `PL-${licence}`,
-        price_items: [...list].map(([code, price]) => ({
-          department: "All",
-          provider_service_Code: code,
-          provider_service_description: code,
-          provider_service_type: "SERVICE",
-          nphies_code: code,
-          nphies_type: "services",
-          price,
-          price_item_erp_id: `PI-${licence}-${code}`,
-          date_start: "2021-01-01T00:00:00.000Z",
-          date_end: "2022-12-31T23:59:59.999Z",
-        })),
-      }),
-      201,
-    );
+    await createPriceList(tenant, {
+      provider: licence,
+      erpId: `PL-${licence}`,
+      from: 2021,
+      to: 2022,
+      prices: [...list],
+    });
 }
 
 const PROVIDER_LICENSE = "http://nphies.sa/license/provider-license";

@@ -1,6 +1,6 @@
 import type { TenantClient } from "../../helpers.js";
-import { expectStatus } from "../prior-auth/fixtures.js";
 import { claimMessage, type Json, resourceOf } from "./bundles.js";
+import { createPriceList } from "./fixtures.js";
 
 /**
  * The elements the NPHIES payer test cases ask a request to carry ("Transaction specifications" of
@@ -194,27 +194,13 @@ export const SCENARIO_PRICES: [string, number][] = [
 
 /** prices CCHI-1 for the scenarios' codes, from 2026 on */
 export async function priceScenarioCodes(tenant: TenantClient): Promise<void> {
-  await expectStatus(
-    tenant.call("POST", "/price-list/create", {
-      start_date: "2026-01-01T00:00:00.000Z",
-      end_date: "2026-12-31T23:59:59.999Z",
-      provider_cchi_id: "CCHI-1",
-      price_list_erp_id: "PL-SCENARIOS",
-      price_items: SCENARIO_PRICES.map(([code, price]) => ({
-        department: "All",
-        provider_service_Code: code,
-        provider_service_description: code,
-        provider_service_type: "SERVICE",
-        nphies_code: code,
-        nphies_type: "services",
-        price,
-        price_item_erp_id: `PI-SC-${code}`,
-        date_start: "2026-01-01T00:00:00.000Z",
-        date_end: "2026-12-31T23:59:59.999Z",
-      })),
-    }),
-    201,
-  );
+  await createPriceList(tenant, {
+    provider: "CCHI-1",
+    erpId: "PL-SCENARIOS",
+    from: 2026,
+    to: 2026,
+    prices: SCENARIO_PRICES,
+  });
 }
 
 /** pharmacy drugs by GTIN, days supply linked to each, and an unlisted drug billed with its SFDA code */

@@ -3,8 +3,8 @@ import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { startTestApp, type TenantClient, type TestContext } from "../../helpers.js";
 import { createRequest, expectStatus, labTest } from "../prior-auth/fixtures.js";
-import { claimMessage, headerOf, type Json, PAYER, resourceOf } from "./bundles.js";
-import { pathsOf, postMessage, setUpFhirTenant } from "./fixtures.js";
+import { headerOf, type Json, PAYER, resourceOf } from "./bundles.js";
+import { getOne, pathsOf, postAnswered, postMessage, receivedClaim, setUpFhirTenant } from "./fixtures.js";
 import { packAbsent, sample, taskMessage } from "./pack.js";
 
 const CS = "http://nphies.sa/terminology/CodeSystem/";
@@ -37,22 +37,6 @@ function taskOf(request: Json, response: Json, event: string): Json {
   return task;
 }
 
-async function post(ctx: TestContext, tenant: TenantClient, message: Json) {
-  const res = await postMessage(ctx, tenant, message);
-  assert.equal(res.statusCode, 200, res.body);
-  return res;
-}
-
-/** a priorauth-request received through the FHIR interface; its Claim identifier */
-async function received(ctx: TestContext, tenant: TenantClient, options = {}): Promise<Json> {
-  const request = claimMessage(options);
-  await post(ctx, tenant, request);
-  return resourceOf(request, "Claim").identifier[0];
-}
-
-const getOne = (tenant: TenantClient, transactionId: string) =>
-  expectStatus(tenant.call("GET", `/approval-request/get-one/${transactionId}`), 200);
-
 describe("NPHIES FHIR: cancel-request", () => {
   let ctx: TestContext;
   let tenant: TenantClient;
@@ -67,7 +51,7 @@ describe("NPHIES FHIR: cancel-request", () => {
     skip: NO_PACK,
   }, async () => {
     const request = sample("17a");
-    const res = await post(ctx, tenant, request);
+    const res = await postAnswered(ctx, tenant, request);
     assert.match(String(res.headers["content-type"]), /^application\/fhir\+json/);
     const task = taskOf(request, res.json(), "cancel-response");
     assert.equal(task.status, "failed");
@@ -86,17 +70,17 @@ describe("NPHIES FHIR: cancel-request", () => {
   it("cancels a prior authorization received as a message; a second cancel is failed", {
     skip: NO_PACK,
   }, async () => {
-    const claim = await received(ctx, tenant);
+    const claim = await receivedClaim(ctx, tenant);
     // another provider cannot cancel it
     const foreign = taskMessage("17a", claim, "CCHI-2");
     assert.equal(
-      taskOf(foreign, (await post(ctx, tenant, foreign)).json(), "cancel-response").status,
+      taskOf(foreign, (await postAnswered(ctx, tenant, foreign)).json(), "cancel-response").status,
       "failed",
     );
     assert.equal((await getOne(tenant, claim.value)).status, "PENDING");
 
     const cancel = taskMessage("17a", claim);
-    const res = await post(ctx, tenant, cancel);
+    const res = await postAnswered(ctx, tenant, cancel);
     const task = taskOf(cancel, res.json(), "cancel-response");
     assert.equal(task.status, "completed");
     assert.equal(task.statusReason, undefined);
@@ -105,16 +89,16 @@ describe("NPHIES FHIR: cancel-request", () => {
     assert.equal((await postMessage(ctx, tenant, cancel)).body, res.body, "a resend: the same bytes");
 
     const twice = taskMessage("17a", claim);
-    const second = taskOf(twice, (await post(ctx, tenant, twice)).json(), "cancel-response");
+    const second = taskOf(twice, (await postAnswered(ctx, tenant, twice)).json(), "cancel-response");
     assert.equal(second.status, "failed");
     assert.match(second.statusReason.text, /already been cancelled/);
   });
 
   it("nullify cancels alike, without a reason code", { skip: NO_PACK }, async () => {
-    const claim = await received(ctx, tenant, { kind: "oral" });
+    const claim = await receivedClaim(ctx, tenant, { kind: "oral" });
     const nullify = taskMessage("17a", claim, "CCHI-1", "nullify");
     delete resourceOf(nullify, "Task").reasonCode;
-    const task = taskOf(nullify, (await post(ctx, tenant, nullify)).json(), "cancel-response");
+    const task = taskOf(nullify, (await postAnswered(ctx, tenant, nullify)).json(), "cancel-response");
     assert.equal(task.status, "completed");
     assert.equal(task.reasonCode, undefined);
     assert.equal((await getOne(tenant, claim.value)).status, "CANCELLED");
@@ -123,7 +107,7 @@ describe("NPHIES FHIR: cancel-request", () => {
   it("refuses a cancel-request whose Task is not a cancel, or names no Claim (400 naming the element)", {
     skip: NO_PACK,
   }, async () => {
-    const claim = await received(ctx, tenant);
+    const claim = await receivedClaim(ctx, tenant);
     const status = taskMessage("17a", claim, "CCHI-1", "status");
     assert.deepEqual(pathsOf(await postMessage(ctx, tenant, status)), ["Bundle.entry[1].resource.code"]);
     const nothing = taskMessage("17a", claim);
@@ -154,7 +138,7 @@ describe("NPHIES FHIR: status-check", () => {
     skip: NO_PACK,
   }, async () => {
     const request = sample("9b");
-    const task = taskOf(request, (await post(ctx, ctx.tenant, request)).json(), "status-response");
+    const task = taskOf(request, (await postAnswered(ctx, ctx.tenant, request)).json(), "status-response");
     assert.equal(task.status, "failed");
     assert.match(task.statusReason.text, /BV-00459/);
     assert.equal(task.output, undefined);
@@ -167,9 +151,9 @@ describe("NPHIES FHIR: status-check", () => {
     await expectStatus(tenant.call("POST", "/user/create", { username: "rev1" }), 201);
     const check = async (claim: Json) => {
       const request = taskMessage("9b", claim);
-      return statusOf(taskOf(request, (await post(ctx, tenant, request)).json(), "status-response"));
+      return statusOf(taskOf(request, (await postAnswered(ctx, tenant, request)).json(), "status-response"));
     };
-    assert.equal(await check(await received(ctx, tenant)), "complete", "the engine decided every item");
+    assert.equal(await check(await receivedClaim(ctx, tenant)), "complete", "the engine decided every item");
 
     // peers approved for LAB-1 at about 100, so that 1,200 stands out and is held for a reviewer
     for (const [n, amount] of [100, 95, 105, 100, 98, 102].entries())
@@ -181,7 +165,10 @@ describe("NPHIES FHIR: status-check", () => {
       own: "LAB-1",
       quantity: 1,
     };
-    const held = await received(ctx, tenant, { memberId: "OUTLIER-1", items: [{ ...lab, unitPrice: 1200 }] });
+    const held = await receivedClaim(ctx, tenant, {
+      memberId: "OUTLIER-1",
+      items: [{ ...lab, unitPrice: 1200 }],
+    });
     assert.equal(await check(held), "queued");
     await expectStatus(
       tenant.call("PATCH", `/approval-request/update/${held.value}`, {
@@ -231,7 +218,7 @@ describe("NPHIES FHIR: error-notice", () => {
         },
       ],
     };
-    const res = await post(ctx, ctx.tenant, notice);
+    const res = await postAnswered(ctx, ctx.tenant, notice);
     const answer = res.json();
     assert.equal(answer.entry.length, 1, "the MessageHeader alone");
     const header = answer.entry[0].resource;
