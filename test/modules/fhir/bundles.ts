@@ -361,6 +361,34 @@ function parties(provider: string, memberId = "M1") {
   ];
 }
 
+/** a request's MessageHeader entry, from the provider's licence to this payer's (PAYER) */
+export function headerEntry(event: string, provider: string, focusUrl: string, messageId?: string): Entry {
+  return {
+    fullUrl: `urn:uuid:${randomUUID()}`,
+    resource: {
+      resourceType: "MessageHeader",
+      id: messageId ?? randomUUID(),
+      meta: { profile: [`${SD}message-header|1.0.0`] },
+      eventCoding: { system: `${CS}ksa-message-events`, code: event },
+      destination: [
+        {
+          endpoint: `http://nphies.sa/license/payer-license/${PAYER}`,
+          receiver: {
+            type: "Organization",
+            identifier: { system: "http://nphies.sa/license/payer-license", value: PAYER },
+          },
+        },
+      ],
+      sender: {
+        type: "Organization",
+        identifier: { system: "http://nphies.sa/license/provider-license", value: provider },
+      },
+      source: { endpoint: "http://provider.example.sa" },
+      focus: [{ reference: focusUrl }],
+    },
+  };
+}
+
 function message(
   event: string,
   messageId: string | undefined,
@@ -377,30 +405,7 @@ function message(
     type: "message",
     timestamp: "2026-03-10T08:00:00+03:00",
     entry: [
-      {
-        fullUrl: `urn:uuid:${randomUUID()}`,
-        resource: {
-          resourceType: "MessageHeader",
-          id: messageId ?? randomUUID(),
-          meta: { profile: [`${SD}message-header|1.0.0`] },
-          eventCoding: { system: `${CS}ksa-message-events`, code: event },
-          destination: [
-            {
-              endpoint: `http://nphies.sa/license/payer-license/${PAYER}`,
-              receiver: {
-                type: "Organization",
-                identifier: { system: "http://nphies.sa/license/payer-license", value: PAYER },
-              },
-            },
-          ],
-          sender: {
-            type: "Organization",
-            identifier: { system: "http://nphies.sa/license/provider-license", value: provider },
-          },
-          source: { endpoint: "http://provider.example.sa" },
-          focus: [{ reference: focusUrl }],
-        },
-      },
+      headerEntry(event, provider, focusUrl, messageId),
       { fullUrl: focusUrl, resource: focus },
       ...parties(provider, memberId),
       ...extra,

@@ -7,7 +7,7 @@ import type { LightMyRequestResponse } from "fastify";
 import { startTestApp, type TenantClient, type TestContext } from "../../helpers.js";
 import { createHolder, createMember, createNetwork, createPolicy } from "../policies/fixtures.js";
 import { consultation, createRequest, expectStatus } from "../prior-auth/fixtures.js";
-import type { Json } from "./bundles.js";
+import { headerEntry, type Json } from "./bundles.js";
 import { pathsOf, postMessage, setUpFhirTenant } from "./fixtures.js";
 import { checkResponseMessage } from "./nphies-rules/rules.js";
 import { loadTerminology } from "./nphies-rules/terminology.js";
@@ -113,24 +113,12 @@ function eligibility(options: EligibilityOptions): Json {
     type: "message",
     timestamp: "2026-03-10T08:00:00+03:00",
     entry: [
-      {
-        fullUrl: `urn:uuid:${randomUUID()}`,
-        resource: {
-          resourceType: "MessageHeader",
-          id: options.messageId ?? randomUUID(),
-          meta: { profile: [`${SD}message-header|1.0.0`] },
-          eventCoding: { system: `${CS}ksa-message-events`, code: "eligibility-request" },
-          destination: [
-            {
-              endpoint: `${PAYER_LICENSE}/${PAYER}`,
-              receiver: { type: "Organization", identifier: { system: PAYER_LICENSE, value: PAYER } },
-            },
-          ],
-          sender: { type: "Organization", identifier: { system: PROVIDER_LICENSE, value: provider } },
-          source: { endpoint: BASE },
-          focus: [{ reference: `${BASE}/CoverageEligibilityRequest/${request.id}` }],
-        },
-      },
+      headerEntry(
+        "eligibility-request",
+        provider,
+        `${BASE}/CoverageEligibilityRequest/${request.id}`,
+        options.messageId,
+      ),
       { fullUrl: `${BASE}/CoverageEligibilityRequest/${request.id}`, resource: request },
       options.patient,
       ...(options.others ?? []),
