@@ -93,7 +93,8 @@ export interface ClaimRead {
 }
 
 /** a partial FHIR date as its first day */
-const fullDateOf = (date: string) => (date.length === 4 ? `${date}-01-01` : date.length === 7 ? `${date}-01` : date);
+const fullDateOf = (date: string) =>
+  date.length === 4 ? `${date}-01-01` : date.length === 7 ? `${date}-01` : date;
 
 function patientFactsOf(patient: FhirPatient): PatientFacts {
   const marital = patient.maritalStatus?.coding?.[0]?.code;

@@ -258,7 +258,10 @@ export const Patient = resource("Patient", {
   ),
   // a FHIR date may be partial (a year, a year and month): read as its first day
   birthDate: Type.Optional(
-    Type.String({ pattern: "^\\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\\d|3[01]))?)?$", examples: ["1984-12-25"] }),
+    Type.String({
+      pattern: "^\\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\\d|3[01]))?)?$",
+      examples: ["1984-12-25"],
+    }),
   ),
   maritalStatus: Type.Optional(CodeableConcept),
 });

@@ -222,9 +222,9 @@ describe("NPHIES claim test cases: the payer's steps", { skip: packAbsent }, () 
       answers.map((answer: Json) => focusOf(answer).outcome),
       ["complete", "complete"],
     );
-    answers.forEach((answer: Json, index: number) =>
-      assert.deepEqual(violationsOf(answer, inner[index]), []),
-    );
+    answers.forEach((answer: Json, index: number) => {
+      assert.deepEqual(violationsOf(answer, inner[index]), []);
+    });
   });
 
   it("8: an optical claim citing eligibility and authorization responses, with its vision prescription, deferred: queued; the reviewer rejects it", async () => {
