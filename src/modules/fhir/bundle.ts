@@ -110,13 +110,21 @@ export class Message {
 
   /** the index of the entry a reference names (`fullUrl`, `Type/id`, or a fullUrl ending in it), or -1 */
   indexOf(target: string): number {
-    return this.bundle.entry.findIndex(
+    const exact = this.bundle.entry.findIndex(
       (entry) =>
         entry.fullUrl === target ||
         (entry.resource.id !== undefined &&
           (target === `${entry.resource.resourceType}/${entry.resource.id}` ||
             entry.fullUrl.endsWith(`/${target}`))),
     );
+    if (exact !== -1) return exact;
+    // senders' references and fullUrls have been seen to differ in case only (".../organization/..."
+    // naming ".../Organization/..."): one entry so named is the one meant
+    const lower = target.toLowerCase();
+    const alike = this.bundle.entry.flatMap((entry, index) =>
+      entry.fullUrl.toLowerCase() === lower ? [index] : [],
+    );
+    return alike.length === 1 ? (alike[0] as number) : -1;
   }
 
   /** the entry a reference points to when it is there and of `type`; nothing is a problem here */

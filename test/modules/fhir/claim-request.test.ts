@@ -336,6 +336,13 @@ describe("reading a NPHIES request message", () => {
       (read) => assert.equal(read.request.supporting_info?.[0]?.code, "OTHER"),
     ],
     [
+      "a reference that differs from its entry's fullUrl in case only",
+      changed((_bundle, claim) => {
+        claim.provider.reference = claim.provider.reference.replace("/Organization/", "/organization/");
+      }),
+      (read) => assert.equal(read.request.medical_provider_cchi_no, "CCHI-1"),
+    ],
+    [
       "a provider Organization without its licence (the MessageHeader's sender names it)",
       changed((bundle) => {
         resourceOf(bundle, "Organization").identifier = [];
