@@ -6,7 +6,6 @@ import { ADJUDICATION_ERROR, type AdjudicationError, type ClaimEvent } from "../
 import type { ItemRow, PriorAuthRow } from "../prior-auth/repo.js";
 import { priorAuthRepo } from "../prior-auth/repo.js";
 import { adjudicateNewRequest } from "../prior-auth/service.js";
-import { providerRepo } from "../providers/repo.js";
 import { answeredBefore, answerOnce, messageReused, recordAnswer } from "./answers.js";
 import type { Message } from "./bundle.js";
 import { type ClaimRead, createInputOf, readClaimRequest } from "./claim-request.js";
@@ -82,16 +81,6 @@ async function subjectOf(ctx: RequestContext, read: ClaimRead) {
       error: ADJUDICATION_ERROR.memberNumberNotFound,
       why: `Member ${subject.member.memberId} holds no policy with this payer`,
     };
-  const provider = await providerRepo.findByCchiNo(
-    ctx.db,
-    ctx.tenantId,
-    read.request.medical_provider_cchi_no,
-  );
-  if (provider === undefined)
-    return {
-      error: ADJUDICATION_ERROR.providerNotContracted,
-      why: `Provider licence ${read.request.medical_provider_cchi_no} is not a provider of this payer`,
-    };
   return { member: subject.member, policy };
 }
 
@@ -164,6 +153,16 @@ export async function answerClaimMessage(ctx: RequestContext, message: Message, 
       return answerAgain(ctx, hash, origin, read.paths.identifier);
     if (error instanceof AppError && error.code === "E_EPA_02")
       return answerError(ctx, message, hash, read, ADJUDICATION_ERROR.diagnosis, error.message);
+    // the create looks the provider up anyway: an unknown licence is its answer, not a look-up of ours
+    if (error instanceof AppError && error.code === "E_EMP_01")
+      return answerError(
+        ctx,
+        message,
+        hash,
+        read,
+        ADJUDICATION_ERROR.providerNotContracted,
+        `Provider licence ${input.medical_provider_cchi_no} is not a provider of this payer`,
+      );
     throw error;
   }
   if (response === undefined) throw new Error("the answer is built inside the create's transaction");

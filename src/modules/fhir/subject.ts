@@ -53,11 +53,15 @@ export async function findSubject(
   keys: SubjectKeys,
   day: string,
 ): Promise<Subject> {
-  const byMemberId = await memberRepo.findByIdentifiers(db, tenantId, keys.memberIds);
+  // one look-up for every identifier, then the best: a member number the Coverage names, a patient
+  // identifier, then anything else matched
+  const found = await memberRepo.findByIdentifiers(db, tenantId, [...keys.memberIds, ...keys.patientIds]);
+  const byPatient = (row: (typeof found)[number]) =>
+    [row.member_id, row.national_id, row.passport].some(
+      (value) => value !== null && keys.patientIds.includes(value),
+    );
   const member =
-    byMemberId.find((row) => row.matched_by === "member_id") ??
-    (await memberRepo.findByIdentifiers(db, tenantId, keys.patientIds))[0] ??
-    byMemberId[0];
+    found.find((row) => keys.memberIds.includes(row.member_id)) ?? found.find(byPatient) ?? found[0];
   // NPHIES always names the patient: nobody found by any identifier is "no member found" (1658), as the
   // eligibility test case 5 answers; a member number alone (no patient identifier) is 1657
   if (member === undefined)

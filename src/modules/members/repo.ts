@@ -42,6 +42,8 @@ const COLUMNS = WRITABLE.join(", ");
 export interface MemberFound {
   pk: number;
   member_id: string;
+  national_id: string | null;
+  passport: string | null;
   gender: "MALE" | "FEMALE";
   date_of_birth: Date;
   matched_by: "member_id" | "national_id" | "passport";
@@ -117,7 +119,7 @@ export const memberRepo = {
   ): Promise<MemberFound[]> {
     if (identifiers.length === 0) return [];
     return db.query<MemberFound>(
-      `SELECT id AS pk, member_id, gender, date_of_birth, CASE WHEN member_id = ANY(v.ids) THEN 'member_id'
+      `SELECT id AS pk, member_id, national_id, passport, gender, date_of_birth, CASE WHEN member_id = ANY(v.ids) THEN 'member_id'
          WHEN national_id = ANY(v.ids) THEN 'national_id' ELSE 'passport' END AS matched_by
        FROM members, (SELECT string_to_array($2, chr(31)) AS ids) AS v
        WHERE tenant_id = $1 AND (member_id = ANY(v.ids) OR national_id = ANY(v.ids) OR passport = ANY(v.ids))

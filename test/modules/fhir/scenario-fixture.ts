@@ -68,7 +68,7 @@ export async function startScenarioPayer(): Promise<ScenarioPayer> {
       return response;
     },
     async sentAbout(claim, count) {
-      const deadline = Date.now() + 15_000;
+      const deadline = Date.now() + 30_000;
       while (about(claim).length < count) {
         if (Date.now() > deadline)
           throw new Error(`NPHIES got ${about(claim).length} of ${count} messages about ${claim.value}`);
