@@ -41,6 +41,8 @@ export async function startServer(
       MIZAN_API_KEY: API_KEY,
       MIZAN_ADMIN_TOKEN: ADMIN_TOKEN,
       MIZAN_RATE_LIMIT: "0",
+      // the bench's webhook receivers listen on loopback
+      MIZAN_WEBHOOK_ALLOW_PRIVATE: "127.0.0.0/8,::1/128",
       LOG_LEVEL: "warn",
       ...env,
     },

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { type AllowedRanges, parseAllowedRanges } from "./platform/events/address-ranges.js";
 
 export type TenantMode = "standard" | "lightweight";
 export const TENANT_MODES: readonly TenantMode[] = ["standard", "lightweight"];
@@ -25,6 +26,7 @@ export interface Config {
   publicUrl: string;
   webhooks: WebhookSettings;
   batches: BatchSettings;
+  fwaLearning: FwaLearningSettings;
   tls: { cert: string; key: string } | undefined;
   /** requests per minute per credential; 0 = off */
   rateLimit: number;
@@ -39,8 +41,11 @@ export interface Config {
 
 /** how webhook deliveries are made and retried (docs/operator-contract.md section 7) */
 export interface WebhookSettings {
-  /** refuse targets that resolve to loopback or private addresses, at registration and at each delivery */
-  denyPrivate: boolean;
+  /**
+   * the non-public ranges targets may be in (all others, and every name resolving into them, are refused
+   * at registration and at each connection); empty by default
+   */
+  allowPrivate: AllowedRanges;
   /** no complete answer within this many milliseconds is a failed attempt */
   timeoutMs: number;
   /** the first retry's delay; each later one doubles it (capped at 6 hours), all with jitter */
@@ -62,10 +67,18 @@ export interface BatchSettings {
    * a bomb (about 1,000:1) is refused after its first megabytes, a real batch (about 10:1) passes
    */
   maxInflateRatio: number;
+  /** one claim's JSON may not exceed this many bytes: an upload holds one claim at a time, so this bounds its memory */
+  maxClaimBytes: number;
   /** results stay available this many days after a batch completes, then are purged */
   resultsDays: number;
   /** where accepted batches wait for their analysis: every API node and worker must see the same one */
   spoolDir: string;
+}
+
+/** how the tenants' FWA models are trained from outcomes (docs/operator-contract.md section 10) */
+export interface FwaLearningSettings {
+  /** a training still running after this many milliseconds is stopped and reported failed */
+  trainingTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -144,10 +157,16 @@ export function loadConfig(env: Env = process.env): Config {
     };
   }
 
-  const denyPrivate = read("MIZAN_WEBHOOK_DENY_PRIVATE");
-  if (denyPrivate !== undefined && denyPrivate !== "0" && denyPrivate !== "1") {
-    problems.push(`MIZAN_WEBHOOK_DENY_PRIVATE must be 0 or 1 (got "${denyPrivate}")`);
-  }
+  const allowPrivate = parseAllowedRanges(read("MIZAN_WEBHOOK_ALLOW_PRIVATE") ?? "");
+  if (allowPrivate.invalid.length > 0)
+    problems.push(
+      `MIZAN_WEBHOOK_ALLOW_PRIVATE must be comma-separated CIDR ranges such as 10.0.0.0/8,fd00::/8, or * (got "${allowPrivate.invalid.join(",")}")`,
+    );
+  // removed: non-public targets are now refused unless allowed, so "0" (allow them) would be silently lost
+  if (read("MIZAN_WEBHOOK_DENY_PRIVATE") === "0")
+    problems.push(
+      "MIZAN_WEBHOOK_DENY_PRIVATE was removed: non-public webhook targets are refused unless MIZAN_WEBHOOK_ALLOW_PRIVATE names their ranges",
+    );
 
   const publicUrl = read("MIZAN_PUBLIC_URL") ?? `http://localhost:${port}`;
   if (!/^https?:\/\/[^\s]+$/.test(publicUrl)) {
@@ -171,7 +190,7 @@ export function loadConfig(env: Env = process.env): Config {
     workers: integer("MIZAN_WORKERS", 1, 0, 64),
     publicUrl: publicUrl.replace(/\/+$/, ""),
     webhooks: {
-      denyPrivate: denyPrivate === "1",
+      allowPrivate: allowPrivate.ranges,
       timeoutMs: integer("MIZAN_WEBHOOK_TIMEOUT_MS", 10_000, 100, 120_000),
       firstRetryMs: integer("MIZAN_WEBHOOK_RETRY_FIRST_MS", 5_000, 10, 3_600_000),
       retryWindowSeconds: integer("MIZAN_WEBHOOK_RETRY_WINDOW_S", 86_400, 1, 30 * 86_400),
@@ -181,8 +200,12 @@ export function loadConfig(env: Env = process.env): Config {
       maxUploadBytes: integer("MIZAN_BATCH_MAX_BYTES", 1024 ** 3, 1024, 16 * 1024 ** 3),
       maxJsonBytes: integer("MIZAN_BATCH_MAX_JSON_BYTES", 4 * 1024 ** 3, 1024, 64 * 1024 ** 3),
       maxInflateRatio: integer("MIZAN_BATCH_MAX_INFLATE_RATIO", 100, 2, 100_000),
+      maxClaimBytes: integer("MIZAN_BATCH_MAX_CLAIM_BYTES", 1024 ** 2, 1024, 64 * 1024 ** 2),
       resultsDays: integer("MIZAN_BATCH_RESULTS_DAYS", 7, 1, 365),
       spoolDir: resolve(read("MIZAN_SPOOL_DIR") ?? join(dataDir, "spool")),
+    },
+    fwaLearning: {
+      trainingTimeoutMs: integer("MIZAN_MODEL_TRAINING_TIMEOUT_MS", 300_000, 1, 3_600_000),
     },
     tls,
     rateLimit: integer("MIZAN_RATE_LIMIT", 120_000, 0, 100_000_000),

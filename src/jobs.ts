@@ -3,7 +3,11 @@ import { batchAnalysisJob } from "./modules/claims-batch/job.js";
 import { batchResultsRetentionJob } from "./modules/claims-batch/retention.js";
 import { consoleSessionRetentionJob } from "./modules/console/sessions.js";
 import { fhirMessageRetentionJob } from "./modules/fhir/retention.js";
-import { modelTrainingJob, providerFeaturesRetentionJob } from "./modules/fwa-learning/job.js";
+import {
+  legacyTrainingJob,
+  modelTrainingJob,
+  providerFeaturesRetentionJob,
+} from "./modules/fwa-learning/job.js";
 import { bulkImportJob } from "./modules/policy-bulk/job.js";
 import { lightweightRetentionJob } from "./modules/prior-auth/retention.js";
 import { eventDeliveryJob } from "./platform/events/delivery-job.js";
@@ -12,7 +16,7 @@ import type { JobDefinition } from "./platform/jobs/queue.js";
 
 /** every background job of the product, as app.ts lists every area's routes */
 export function jobDefinitions(
-  config: Pick<Config, "webhooks" | "batches">,
+  config: Pick<Config, "webhooks" | "batches" | "fwaLearning">,
 ): readonly JobDefinition<never>[] {
   return [
     bulkImportJob,
@@ -21,7 +25,8 @@ export function jobDefinitions(
     lightweightRetentionJob,
     batchAnalysisJob(config.batches),
     batchResultsRetentionJob,
-    modelTrainingJob,
+    modelTrainingJob(config.fwaLearning),
+    legacyTrainingJob,
     providerFeaturesRetentionJob,
     fhirMessageRetentionJob,
     consoleSessionRetentionJob,

@@ -1,7 +1,7 @@
 /**
  * A seeded fuzz of every route the OpenAPI document lists (tenant API, batch service, operator API), over
- * real HTTP: valid-looking bodies with one field made hostile, hostile bodies, paths, queries and content
- * types. Every request must get an answer below 500. MIZAN_FUZZ_REQUESTS (default 2,000) and
+ * real HTTP: valid-looking bodies with one field made hostile, hostile bodies, paths, queries, content
+ * types, Authorization headers and token forms, and requests without a body or a content type. Every request must get an answer below 500. MIZAN_FUZZ_REQUESTS (default 2,000) and
  * MIZAN_FUZZ_SEED (default 1) change the run; a failure lists the requests that reproduce it.
  */
 import assert from "node:assert/strict";
@@ -109,6 +109,40 @@ const HOSTILE_TEXTS = [
   "%E2%80%AE",
   "1e308",
   "null",
+];
+
+const b64 = (text: string) => Buffer.from(text, "latin1").toString("base64");
+
+/** Authorization headers that are not what they claim: bad base64, bad percent-escapes, no colon, junk tokens */
+const HOSTILE_AUTHORIZATIONS = [
+  "Basic %%%",
+  "Basic !!!!",
+  "Basic abcde",
+  `Basic ${b64("no-colon")}`,
+  `Basic ${b64("client%zz:secret")}`,
+  `Basic ${b64("client:%E0%A4%A")}`,
+  `Basic ${b64("%00:secret")}`,
+  `Basic ${b64("\u00ff\u00fe:\u0000")}`,
+  `Basic ${b64(`${"a".repeat(5_000)}:b`)}`,
+  "Basic",
+  "Bearer",
+  "Bearer a.b.c",
+  "Bearer %ff",
+  `Bearer ${"x".repeat(8_000)}`,
+  "Digest username=x",
+];
+
+/** form bodies for the token endpoint */
+const HOSTILE_FORMS = [
+  "",
+  "grant_type=client_credentials",
+  "grant_type=client_credentials&client_id=%zz&client_secret=%",
+  "grant_type=client_credentials&client_id=a%00b&client_secret=x",
+  "grant_type=client_credentials&client_id=%ED%A0%80&client_secret=x",
+  "grant_type=password&grant_type=client_credentials",
+  `grant_type=client_credentials&client_id=${"x".repeat(100_000)}&client_secret=y`,
+  "a=1&a=2&a=3",
+  "%",
 ];
 
 /** a value valid for the schema, as far as a small generator can tell */
@@ -231,8 +265,16 @@ describe("fuzz: every route, hostile input, over real HTTP", () => {
       url += `?${name}=${pick(random, HOSTILE_TEXTS)}&${name}=${pick(random, HOSTILE_TEXTS)}`;
     }
     const headers: Record<string, string> = { ...headersFor(op.path) };
+    if (op.path.startsWith("/v1/") && random() < (op.path === "/v1/auth/token" ? 0.7 : 0.15))
+      headers.authorization = pick(random, HOSTILE_AUTHORIZATIONS);
+    if (op.path === "/v1/claims/batch/upload" && random() < 0.2) headers["content-encoding"] = "gzip";
     let body: string | undefined;
-    if (op.method !== "GET" && op.method !== "DELETE") {
+    if (op.path === "/v1/auth/token") {
+      body = pick(random, HOSTILE_FORMS);
+      headers["content-type"] = "application/x-www-form-urlencoded";
+    } else if (op.method !== "GET" && op.method !== "DELETE" && random() < 0.05) {
+      // no body and no content type at all
+    } else if (op.method !== "GET" && op.method !== "DELETE") {
       body =
         strategy < 0.6 ? jsonOf(mutated(validFor(op.body, random), random)) : pick(random, HOSTILE_BODIES);
       headers["content-type"] =
@@ -245,11 +287,16 @@ describe("fuzz: every route, hostile input, over real HTTP", () => {
               "multipart/form-data",
             ]);
     }
+    // the headers a reproduction needs: those that are not the operation's usual credentials
+    const usual = headersFor(op.path);
+    const unusual = Object.fromEntries(
+      Object.entries(headers).filter(([name, value]) => usual[name] !== value && name !== "content-type"),
+    );
     const init: RequestInit = { method: op.method, headers, ...(body === undefined ? {} : { body }) };
     return {
       url,
       init,
-      shown: `${op.method} ${url.slice(0, 200)} ${body === undefined ? "" : body.slice(0, 160)}`,
+      shown: `${op.method} ${url.slice(0, 200)} ${JSON.stringify(unusual)} ${body === undefined ? "" : body.slice(0, 160)}`,
     };
   }
 

@@ -20,7 +20,7 @@ describe("configuration", () => {
     assert.equal(config.workers, 1);
     assert.equal(config.publicUrl, "http://localhost:8080");
     assert.deepEqual(config.webhooks, {
-      denyPrivate: false,
+      allowPrivate: [],
       timeoutMs: 10_000,
       firstRetryMs: 5_000,
       retryWindowSeconds: 86_400,
@@ -33,6 +33,7 @@ describe("configuration", () => {
         maxUploadBytes: 1024 ** 3,
         maxJsonBytes: 4 * 1024 ** 3,
         maxInflateRatio: 100,
+        maxClaimBytes: 1024 ** 2,
         resultsDays: 7,
         spoolDir: true,
       },
@@ -53,13 +54,14 @@ describe("configuration", () => {
       MIZAN_CLIENT_SECRET: "s".repeat(20),
       MIZAN_WORKERS: "0",
       MIZAN_PUBLIC_URL: "https://mizan.example.sa/",
-      MIZAN_WEBHOOK_DENY_PRIVATE: "1",
+      MIZAN_WEBHOOK_ALLOW_PRIVATE: "10.0.0.0/8, fd00::/8,192.168.1.5",
       MIZAN_WEBHOOK_TIMEOUT_MS: "2000",
       MIZAN_WEBHOOK_RETRY_FIRST_MS: "250",
       MIZAN_WEBHOOK_RETRY_WINDOW_S: "3600",
       MIZAN_EVENT_RETENTION_DAYS: "7",
       MIZAN_RATE_LIMIT: "0",
       MIZAN_BATCH_MAX_INFLATE_RATIO: "40",
+      MIZAN_BATCH_MAX_CLAIM_BYTES: "2097152",
       MIZAN_METRICS: "0",
       MIZAN_JOBS_SCHEMA: "jobs_tpa_2",
       LOG_LEVEL: "warn",
@@ -69,7 +71,7 @@ describe("configuration", () => {
     assert.equal(config.workers, 0);
     assert.equal(config.publicUrl, "https://mizan.example.sa");
     assert.deepEqual(config.webhooks, {
-      denyPrivate: true,
+      allowPrivate: ["10.0.0.0/8", "fd00::/8", "192.168.1.5/32"],
       timeoutMs: 2_000,
       firstRetryMs: 250,
       retryWindowSeconds: 3_600,
@@ -77,6 +79,7 @@ describe("configuration", () => {
     });
     assert.equal(config.rateLimit, 0);
     assert.equal(config.batches.maxInflateRatio, 40);
+    assert.equal(config.batches.maxClaimBytes, 2 * 1024 ** 2);
     assert.equal(config.metrics, false);
     assert.equal(config.jobsSchema, "jobs_tpa_2");
   });
@@ -111,5 +114,28 @@ describe("configuration", () => {
       }
       assert.equal(error.problems.length, 8);
     }
+  });
+
+  it("reads the allowed webhook ranges, * as every address, and refuses what is not a range", () => {
+    assert.deepEqual(loadConfig({ MIZAN_WEBHOOK_ALLOW_PRIVATE: "*" }).webhooks.allowPrivate, [
+      "0.0.0.0/0",
+      "::/0",
+    ]);
+    for (const bad of ["10.0.0.0/33", "localhost", "10.0.0.0/8/1", "fd00::/129", "10.0.0.0/x"]) {
+      assert.throws(
+        () => loadConfig({ MIZAN_WEBHOOK_ALLOW_PRIVATE: `127.0.0.0/8,${bad}` }),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          error.problems.length === 1 &&
+          error.problems[0]?.startsWith("MIZAN_WEBHOOK_ALLOW_PRIVATE") === true &&
+          error.problems[0]?.includes(bad) === true,
+        bad,
+      );
+    }
+    // the removed opt-in: its "0" asked for what now takes MIZAN_WEBHOOK_ALLOW_PRIVATE
+    assert.throws(
+      () => loadConfig({ MIZAN_WEBHOOK_DENY_PRIVATE: "0" }),
+      /MIZAN_WEBHOOK_DENY_PRIVATE was removed/,
+    );
   });
 });

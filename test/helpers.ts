@@ -28,7 +28,8 @@ export function uniqueName(prefix = "t"): string {
 
 /**
  * What every test process and every process a test starts runs with: short webhook retries (200 ms
- * doubling, given up after 3 s) and timeouts (1.5 s). On PostgreSQL, test processes share one database:
+ * doubling, given up after 3 s) and timeouts (1.5 s), and webhook targets on loopback allowed (the test
+ * receivers listen there; tests of the address policy set MIZAN_WEBHOOK_ALLOW_PRIVATE to ""). On PostgreSQL, test processes share one database:
  * each keeps its jobs in a schema of its own (named by its pid, and inherited by the servers it starts),
  * so no process works another's jobs with settings the other did not choose; scripts/run-tests.mjs drops
  * these schemas after the run.
@@ -40,6 +41,7 @@ export const TEST_ENV: Record<string, string> = {
   MIZAN_WEBHOOK_TIMEOUT_MS: "1500",
   MIZAN_WEBHOOK_RETRY_FIRST_MS: "200",
   MIZAN_WEBHOOK_RETRY_WINDOW_S: "3",
+  MIZAN_WEBHOOK_ALLOW_PRIVATE: "127.0.0.0/8,::1/128",
   // spool files outside the checkout
   MIZAN_SPOOL_DIR: join(tmpdir(), "mizan-test-spool"),
 };

@@ -1,7 +1,7 @@
 /**
- * A claim's result in the spec's shape (GET /claims/batch/{batch_id}/results; docs/operator-contract.md section 8), and
- * its CSV rows. The batch service reads the claims back from the spool in order and calls `claimResult`
- * for each with its index; nothing here holds more than one claim.
+ * A claim's result in the spec's shape (GET /claims/batch/{batch_id}/results; docs/operator-contract.md section 8).
+ * The batch service reads the claims back from the spool in order and calls `claimResult` for each with its
+ * index (and writes its CSV rows, modules/claims-batch/results.ts); nothing here holds more than one claim.
  */
 import type { BatchClaimInput } from "./claim.js";
 import type { BatchDecisions, ColumnarBatchView, Finding, ItemStatus } from "./types.js";
@@ -91,29 +91,4 @@ export function claimResult(
     provider_id: claim.provider_id,
     claim_items: claimItems,
   };
-}
-
-/** the CSV header line (no line terminator) */
-export const CSV_HEADER =
-  "batch_id,claim_id,claim_status,erp_claim_item_id,item_status,ai_score,reason_codes,reason_descriptions";
-
-/** one CSV field, RFC 4180: quoted (quotes doubled) when it holds a comma, a quote, CR or LF */
-export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
-
-/**
- * One CSV line per item of the claim, in CSV_HEADER's columns; reason codes and descriptions joined by `|`.
- * Lines carry no terminator: the writer joins them with CRLF (RFC 4180) or LF.
- */
-export function csvRowsOf(result: ClaimResult, batchId: string): string[] {
-  const head = `${csvField(batchId)},${csvField(result.claim_id)},${result.status}`;
-  return result.claim_items.map((item) => {
-    const codes = item.reasons.map((reason) => reason.code).join("|");
-    const descriptions = item.reasons.map((reason) => reason.description).join("|");
-    return (
-      `${head},${csvField(item.erp_claim_item_id)},${item.status},${item.ai_score},` +
-      `${csvField(codes)},${csvField(descriptions)}`
-    );
-  });
 }

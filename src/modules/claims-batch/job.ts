@@ -18,6 +18,7 @@ import { type ClaimResult, claimResult } from "../../engine/fwa/results.js";
 import type { BatchDecisions, ColumnarBatchView } from "../../engine/fwa/types.js";
 import { recordAudit } from "../../platform/audit/audit.js";
 import type { Db } from "../../platform/db/db.js";
+import { publicFailure } from "../../platform/jobs/failure.js";
 import type { JobContext, JobDefinition } from "../../platform/jobs/queue.js";
 import { batchAnalyses, batchAnalysisSeconds } from "../../platform/metrics.js";
 import { fwaFlagThreshold } from "../adjudication-settings/repo.js";
@@ -249,28 +250,29 @@ function workerActor(batch: BatchRow) {
   return { tenantId: batch.tenant_id, actor: "batch analysis", requestId: batch.request_id ?? undefined };
 }
 
-/** after its last attempt: the batch failed, with PROCESSING_ERROR, and says so */
+/**
+ * After its last attempt: the batch failed, with PROCESSING_ERROR, and says so. The tenant sees the code
+ * and a reference; the error itself (a spool path, a database message) goes to the log only.
+ */
 async function giveUp(data: AnalysisJobData, error: unknown, db: Db, context: JobContext, spoolDir: string) {
-  const message = error instanceof Error ? error.message : String(error);
+  const failure = publicFailure(context.log, error, "PROCESSING_ERROR", "The analysis", {
+    batch: data.batchId,
+  });
   const failed = await db.transaction(async (tx) => {
-    const batch = await batchRepo.fail(
-      tx,
-      data.batchId,
-      `The analysis failed: ${message}`,
-      "PROCESSING_ERROR",
-    );
+    const batch = await batchRepo.fail(tx, data.batchId, failure.message, failure.code);
     if (batch === undefined) return undefined;
     batchAnalyses.inc({ outcome: "failed" });
     await emitForBatch(tx, context.jobs, batch, "batch.failed", {
-      error: `The analysis failed: ${message}`,
-      error_code: "PROCESSING_ERROR",
+      error: failure.message,
+      error_code: failure.code,
+      error_reference: failure.reference,
     });
     await recordAudit(tx, workerActor(batch), {
       action: "claims-batch.failed",
       entityType: "claims-batch",
       entityKey: batch.id,
       outcome: "failed",
-      details: { error: message },
+      details: { error_reference: failure.reference },
     });
     return batch;
   });

@@ -1,9 +1,9 @@
 import { Readable } from "node:stream";
 import { BATCH_PROVIDER_TYPES } from "../../engine/fwa/claim.js";
 import type { EntityRanking } from "../../engine/fwa/rankings.js";
-import { csvField } from "../../engine/fwa/results.js";
 import { riyalsOf } from "../../engine/money.js";
 import type { Db } from "../../platform/db/db.js";
+import { csvCell } from "../../platform/http/csv.js";
 import { type BatchRow, batchRepo, type RankingView, RESULT_PAGE_CLAIMS } from "./repo.js";
 import { entriesBetween, entriesOfPages, pageMeta, requireResults } from "./results.js";
 import type { RankedMemberView, RankedProviderView } from "./schemas.js";
@@ -84,22 +84,21 @@ export function rankingCsv(db: Db, batch: BatchRow, view: RankingView, now: Date
         rank += 1;
         const ids = view === "providers" ? [row.id, PRESENT.providers(row).medical_provider_type] : [row.id];
         const f = figuresOf(row);
+        // numbers stay numbers (amounts with two decimals); text cells are neutralised by csvCell
         return [
-          batch.id,
-          String(rank),
-          ...ids,
-          String(f.risk_score),
-          String(f.claims),
-          String(f.items),
-          f.claimed_amount.toFixed(2),
-          String(f.flagged_claims),
-          String(f.rejected_claims),
-          f.flagged_amount.toFixed(2),
-          f.reasons.map((r) => r.code).join("|"),
-          f.reasons.map((r) => r.cause).join("|"),
-        ]
-          .map(csvField)
-          .join(",");
+          csvCell(batch.id),
+          csvCell(rank),
+          ...ids.map((id) => csvCell(id)),
+          csvCell(f.risk_score),
+          csvCell(f.claims),
+          csvCell(f.items),
+          csvCell(f.claimed_amount, 2),
+          csvCell(f.flagged_claims),
+          csvCell(f.rejected_claims),
+          csvCell(f.flagged_amount, 2),
+          csvCell(f.reasons.map((r) => r.code).join("|")),
+          csvCell(f.reasons.map((r) => r.cause).join("|")),
+        ].join(",");
       });
       if (text.length > 0) yield `${text.join("\r\n")}\r\n`;
     }

@@ -1,8 +1,9 @@
 import { Readable } from "node:stream";
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
-import { type ClaimResult, CSV_HEADER, csvRowsOf } from "../../engine/fwa/results.js";
+import type { ClaimResult } from "../../engine/fwa/results.js";
 import type { Db } from "../../platform/db/db.js";
+import { csvLine } from "../../platform/http/csv.js";
 import { AppError } from "../../platform/http/errors.js";
 import { type BatchRow, batchRepo, RESULT_PAGE_CLAIMS, type ResultView } from "./repo.js";
 
@@ -88,6 +89,30 @@ export async function resultsPage(
     claims,
     meta: pageMeta(query.page, query.perPage, total),
   };
+}
+
+/** the CSV header line (no line terminator), docs/operator-contract.md section 8 */
+export const CSV_HEADER =
+  "batch_id,claim_id,claim_status,erp_claim_item_id,item_status,ai_score,reason_codes,reason_descriptions";
+
+/**
+ * One CSV line per item of the claim, in CSV_HEADER's columns; reason codes and descriptions joined by `|`.
+ * Every cell goes through csvCell (ids and reasons are the tenant's text: a formula must not run); lines
+ * carry no terminator.
+ */
+export function csvRowsOf(result: ClaimResult, batchId: string): string[] {
+  return result.claim_items.map((item) =>
+    csvLine([
+      batchId,
+      result.claim_id,
+      result.status,
+      item.erp_claim_item_id,
+      item.status,
+      item.ai_score,
+      item.reasons.map((reason) => reason.code).join("|"),
+      item.reasons.map((reason) => reason.description).join("|"),
+    ]),
+  );
 }
 
 /** the whole (filtered) batch as CSV, streamed page by page: one row per claim item, header first */

@@ -93,6 +93,7 @@ export async function submitBatch(
       maxUploadBytes: settings.maxUploadBytes,
       maxJsonBytes: settings.maxJsonBytes,
       maxInflateRatio: settings.maxInflateRatio,
+      maxClaimBytes: settings.maxClaimBytes,
     });
   } catch (error) {
     if (error instanceof UploadTooLarge) throw new AppError("BATCH_TOO_LARGE", error.message);

@@ -15,36 +15,35 @@ function cookieOf(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-/** the tenant whose console the path names; a name no tenant has is no console (404) */
-export async function consoleTenantOf(db: Db, name: string) {
-  const tenant = await findTenant(db, name);
-  if (tenant === undefined) throw new AppError("E_ROUTE_NOT_FOUND_404", "No such console");
-  return tenant;
-}
-
-/** the tenant of the path and its signed-in reviewer, when there is one (a session of another tenant is none) */
+/**
+ * The signed-in reviewer of the path's tenant, or undefined: then every page is the sign-in form, whether
+ * the tenant exists or not (the console does not tell which tenants exist). A session of another tenant is
+ * none.
+ */
 export async function reviewerOf(db: Db, request: FastifyRequest<{ Params: { tenant: string } }>) {
-  const tenant = await consoleTenantOf(db, request.params.tenant);
   const token = cookieOf(request);
-  const session = token === undefined ? undefined : await findSession(db, tenant.id, token, new Date());
+  if (token === undefined) return undefined;
+  const tenant = await findTenant(db, request.params.tenant);
+  const session = tenant && (await findSession(db, tenant.id, token, new Date()));
+  if (tenant === undefined || session === undefined) return undefined;
   const context: PageContext = {
     tenant: tenant.name,
-    reviewer: session && { username: session.username, name: session.name, csrf: session.csrf_token },
+    reviewer: { username: session.username, name: session.name, csrf: session.csrf_token },
   };
   return { tenant, session, token, context };
 }
 
+export type Reviewer = NonNullable<Awaited<ReturnType<typeof reviewerOf>>>;
+
 /** a signed-in reviewer's write: the session, the CSRF token its forms carry, and who acts */
 export async function writerOf(db: Db, request: FastifyRequest<{ Params: { tenant: string }; Body: Form }>) {
   const found = await reviewerOf(db, request);
-  if (found.session === undefined || !secretsEqual(request.body.csrf ?? "", found.session.csrf_token))
+  if (found === undefined || !secretsEqual(request.body.csrf ?? "", found.session.csrf_token))
     throw new AppError("E_FORBIDDEN_403", "Sign in again: the session ended or the form is stale");
   const actor = {
     tenantId: found.tenant.id,
     actor: `console:${found.session.username}`,
     requestId: request.id,
   };
-  return { ...found, session: found.session, actor };
+  return { ...found, actor };
 }
-
-export type Reviewer = Awaited<ReturnType<typeof reviewerOf>>;

@@ -56,8 +56,9 @@ export async function consoleBatchRoutes(instance: FastifyInstance, { db }: Modu
     "/batches",
     { schema: { ...hidden, params: Type.Object({ tenant: TenantParam }), querystring: PageQuery } },
     async (request, reply) => {
-      const { tenant, context } = await reviewerOf(db, request);
-      if (context.reviewer === undefined) return sendPage(reply, 200, signInPage(tenant.name, false));
+      const found = await reviewerOf(db, request);
+      if (found === undefined) return sendPage(reply, 200, signInPage(request.params.tenant));
+      const { tenant, context } = found;
       const { page } = request.query;
       // one more than shown says whether an older page exists
       const rows = await batchRepo.listForTenant(db, tenant.id, {
@@ -73,8 +74,9 @@ export async function consoleBatchRoutes(instance: FastifyInstance, { db }: Modu
     "/batches/:batch_id",
     { schema: { ...hidden, params: BatchParams, querystring: PageQuery } },
     async (request, reply) => {
-      const { tenant, context } = await reviewerOf(db, request);
-      if (context.reviewer === undefined) return sendPage(reply, 200, signInPage(tenant.name, false));
+      const found = await reviewerOf(db, request);
+      if (found === undefined) return sendPage(reply, 200, signInPage(request.params.tenant));
+      const { tenant, context } = found;
       const batch = await requireBatch(db, tenant.id, request.params.batch_id);
       const now = new Date();
       if (!resultsReady(batch, now))
@@ -98,8 +100,9 @@ export async function consoleBatchRoutes(instance: FastifyInstance, { db }: Modu
     "/batches/:batch_id/providers/:provider_id",
     { schema: { ...hidden, params: ProviderParams, querystring: NoQuery } },
     async (request, reply) => {
-      const { tenant, context } = await reviewerOf(db, request);
-      if (context.reviewer === undefined) return sendPage(reply, 200, signInPage(tenant.name, false));
+      const found = await reviewerOf(db, request);
+      if (found === undefined) return sendPage(reply, 200, signInPage(request.params.tenant));
+      const { tenant, context } = found;
       const batch = await requireBatch(db, tenant.id, request.params.batch_id);
       const ranked = await rankedProvider(db, batch, request.params.provider_id);
       if (ranked === undefined)
@@ -116,8 +119,9 @@ export async function consoleBatchRoutes(instance: FastifyInstance, { db }: Modu
     "/batches/:batch_id/claims",
     { schema: { ...hidden, params: BatchParams, querystring: ClaimsQuery } },
     async (request, reply) => {
-      const { tenant, context } = await reviewerOf(db, request);
-      if (context.reviewer === undefined) return sendPage(reply, 200, signInPage(tenant.name, false));
+      const found = await reviewerOf(db, request);
+      if (found === undefined) return sendPage(reply, 200, signInPage(request.params.tenant));
+      const { tenant, context } = found;
       const batch = await requireBatch(db, tenant.id, request.params.batch_id);
       const { status, page } = request.query;
       const results = await resultsPage(db, batch, { page, perPage: CLAIMS_PER_PAGE, filter: status });
@@ -138,8 +142,9 @@ export async function consoleBatchRoutes(instance: FastifyInstance, { db }: Modu
     "/batches/:batch_id/results.csv",
     { schema: { ...hidden, params: BatchParams, querystring: NoQuery } },
     async (request, reply) => {
-      const { tenant, context } = await reviewerOf(db, request);
-      if (context.reviewer === undefined) return sendPage(reply, 200, signInPage(tenant.name, false));
+      const found = await reviewerOf(db, request);
+      if (found === undefined) return sendPage(reply, 200, signInPage(request.params.tenant));
+      const { tenant } = found;
       const batch = await requireBatch(db, tenant.id, request.params.batch_id);
       // the API's download (format=csv) exactly: the same rows from the same stored pages
       return reply

@@ -12,11 +12,15 @@ import { createInformationRequest } from "../prior-auth/information-requests/ser
 import { listReviewQueue, type QueueFilter } from "../prior-auth/queue.js";
 import { getPriorAuth } from "../prior-auth/view.js";
 import { cancelPriorAuth, reopenPriorAuth, updatePriorAuth } from "../prior-auth/workflow.js";
-import { signIn } from "../users/service.js";
-import { consoleTenantOf, reviewerOf, writerOf } from "./access.js";
+import { findTenant } from "../tenants/service.js";
+import { signIn } from "../users/sign-in.js";
+import { createSignInGuards, sourceOf } from "../users/sign-in-guards.js";
+import { type Reviewer, reviewerOf, writerOf } from "./access.js";
 import { consoleBatchRoutes } from "./batch-routes.js";
 import { decisionOf, type Form, informationRequestOf } from "./forms.js";
 import { consoleBase, sendPage } from "./layout.js";
+import { type NoticeKey, noticeOf } from "./notices.js";
+import { requireSameOrigin } from "./origin.js";
 import { queuePage } from "./pages/queue.js";
 import { requestPage } from "./pages/request.js";
 import { signInPage } from "./pages/sign-in.js";
@@ -41,6 +45,10 @@ const RequestParams = Type.Object({
   transaction_id: Type.String({ minLength: 1, maxLength: 255 }),
 });
 const FormBody = Type.Record(Type.String(), Type.String());
+const SignInBody = Type.Object({
+  username: Type.String({ maxLength: 255 }),
+  password: Type.String({ maxLength: 1024 }),
+});
 const QueueQuery = Type.Object({
   status: Type.Optional(Type.Union([Type.Literal(""), Type.Literal("PENDING"), Type.Literal("REFERRED")])),
   provider: Type.Optional(Type.String({ maxLength: 255 })),
@@ -77,6 +85,8 @@ export const consoleRoutes: ModuleRoutes = async (app, { db, jobs, config }) => 
     (config.tls ? "; Secure" : "");
 
   const who = (request: FastifyRequest<{ Params: { tenant: string } }>) => reviewerOf(db, request);
+  // this app's sign-in throttles and hashing slots (README "Reviewer console")
+  const guards = createSignInGuards();
   const writer = (request: FastifyRequest<{ Params: { tenant: string }; Body: Form }>) =>
     writerOf(db, request);
 
@@ -94,8 +104,9 @@ export const consoleRoutes: ModuleRoutes = async (app, { db, jobs, config }) => 
     "/",
     { schema: { ...hidden, params: TenantParams, querystring: QueueQuery } },
     async (request, reply) => {
-      const { tenant, context } = await who(request);
-      if (context.reviewer === undefined) return sendPage(reply, 200, signInPage(tenant.name, false));
+      const found = await who(request);
+      if (found === undefined) return sendPage(reply, 200, signInPage(request.params.tenant));
+      const { tenant, context } = found;
       const query = request.query;
       const filter: QueueFilter = {
         status: query.status || undefined,
@@ -112,21 +123,31 @@ export const consoleRoutes: ModuleRoutes = async (app, { db, jobs, config }) => 
 
   app.post(
     "/sign-in",
-    { schema: { ...hidden, params: TenantParams, body: FormBody } },
+    { schema: { ...hidden, params: TenantParams, body: SignInBody } },
     async (request, reply) => {
-      const tenant = await consoleTenantOf(db, request.params.tenant);
+      requireSameOrigin(request);
+      const name = request.params.tenant;
       const now = new Date();
-      const user = await signIn(
+      const outcome = await signIn(
         db,
-        tenant.id,
-        { username: request.body.username ?? "", password: request.body.password ?? "" },
+        guards,
+        {
+          tenant: { name, id: (await findTenant(db, name))?.id },
+          username: request.body.username,
+          password: request.body.password,
+          source: sourceOf(request.ip),
+        },
         now,
       );
-      // the form again, as a page (200), saying only that it did not work
-      if (user === undefined) return sendPage(reply, 200, signInPage(tenant.name, true));
-      const token = await startSession(db, tenant.id, user.id, now);
-      reply.header("set-cookie", cookie(tenant.name, token, SESSION_HOURS * 3600));
-      return reply.redirect(`${consoleBase(tenant.name)}/`, 303);
+      if (outcome.kind === "throttled") {
+        reply.header("retry-after", String(outcome.retryAfter));
+        return sendPage(reply, 429, signInPage(name, { retryAfter: outcome.retryAfter }));
+      }
+      // the form again, as a page (200), saying only that it did not work: the same for an unknown tenant
+      if (outcome.kind === "refused") return sendPage(reply, 200, signInPage(name, "refused"));
+      const token = await startSession(db, outcome.user, now);
+      reply.header("set-cookie", cookie(name, token, SESSION_HOURS * 3600));
+      return reply.redirect(`${consoleBase(name)}/`, 303);
     },
   );
 
@@ -144,12 +165,12 @@ export const consoleRoutes: ModuleRoutes = async (app, { db, jobs, config }) => 
   /** the request's page, with what the reviewer just did or why it was refused */
   async function showRequest(
     reply: FastifyReply,
-    found: Awaited<ReturnType<typeof who>>,
+    found: Reviewer | undefined,
+    tenantName: string,
     transactionId: string,
     notice?: { text: string; error: boolean; status: number },
   ) {
-    if (found.context.reviewer === undefined)
-      return sendPage(reply, 200, signInPage(found.tenant.name, false));
+    if (found === undefined) return sendPage(reply, 200, signInPage(tenantName));
     const request = await getPriorAuth(db, found.tenant.id, transactionId);
     const [member, consumption] = await Promise.all([
       getMember(db, found.tenant.id, request.member_id).catch(() => undefined),
@@ -169,12 +190,13 @@ export const consoleRoutes: ModuleRoutes = async (app, { db, jobs, config }) => 
     "/requests/:transaction_id",
     { schema: { ...hidden, params: RequestParams, querystring: QueueQuery } },
     async (request, reply) => {
-      const done = request.query.done;
+      const done = noticeOf(request.query.done);
       return showRequest(
         reply,
         await who(request),
+        request.params.tenant,
         request.params.transaction_id,
-        done ? { text: done, error: false, status: 200 } : undefined,
+        done === undefined ? undefined : { text: done, error: false, status: 200 },
       );
     },
   );
@@ -182,7 +204,7 @@ export const consoleRoutes: ModuleRoutes = async (app, { db, jobs, config }) => 
   /** a write from a request's page: done, then back to the page (303), or the page again with why not */
   function action(
     path: string,
-    run: (found: Awaited<ReturnType<typeof writer>>, transactionId: string, form: Form) => Promise<string>,
+    run: (found: Awaited<ReturnType<typeof writer>>, transactionId: string, form: Form) => Promise<NoticeKey>,
   ) {
     app.post(
       `/requests/:transaction_id/${path}`,
@@ -197,7 +219,8 @@ export const consoleRoutes: ModuleRoutes = async (app, { db, jobs, config }) => 
         } catch (error) {
           if (!(error instanceof AppError) || error.code === "E_EPA_09") throw error;
           const text = error.details.length > 1 ? error.details.join("; ") : error.message;
-          return showRequest(reply, found, transactionId, { text, error: true, status: error.status });
+          const notice = { text, error: true, status: error.status };
+          return showRequest(reply, found, found.tenant.name, transactionId, notice);
         }
       },
     );
@@ -206,7 +229,7 @@ export const consoleRoutes: ModuleRoutes = async (app, { db, jobs, config }) => 
   action("decision", async ({ actor, session }, transactionId, form) => {
     const input = decisionOf(form, session.username);
     await updatePriorAuth(db, jobs, actor, transactionId, input);
-    return `Decision recorded: ${input.status}`;
+    return `decided-${input.status}`;
   });
   action("refer", async ({ actor, session }, transactionId, form) => {
     const days = Number(form.valid_days);
@@ -217,7 +240,7 @@ export const consoleRoutes: ModuleRoutes = async (app, { db, jobs, config }) => 
       ...(Number.isInteger(days) && days >= 1 && days <= 365 ? { referral_valid_days: days } : {}),
       ...(form.remarks?.trim() ? { refferal_remarks: form.remarks.trim().slice(0, 1000) } : {}),
     });
-    return "Referred";
+    return "referred";
   });
   action("communication", async ({ actor, session }, transactionId, form) => {
     await createCommunication(db, jobs, actor, {
@@ -227,12 +250,12 @@ export const consoleRoutes: ModuleRoutes = async (app, { db, jobs, config }) => 
       content: (form.content ?? "").slice(0, 10_000),
       date: new Date().toISOString(),
     });
-    return "Communication added; the engine decided again";
+    return "communicated";
   });
   action("information-request", async ({ actor, session }, transactionId, form) => {
     const input = informationRequestOf(form, transactionId, session.username);
     await createInformationRequest({ ...actor, db, jobs, now: () => new Date() }, input);
-    return "Information requested from the provider";
+    return "information-requested";
   });
   action("reopen", async ({ actor, session }, transactionId, form) => {
     const reasons = ["CORRECTION", "ADJUDICATION", "MISCALCULATION", "BENEFIT", "AUDIT", "OTHER"] as const;
@@ -242,12 +265,12 @@ export const consoleRoutes: ModuleRoutes = async (app, { db, jobs, config }) => 
       nphies_reopen_at: new Date().toISOString(),
       username: session.username,
     });
-    return "Reopened; the engine decided again";
+    return "reopened";
   });
   await consoleBatchRoutes(app, { db, jobs, config });
 
   action("cancel", async ({ actor }, transactionId) => {
     await cancelPriorAuth(db, jobs, actor, transactionId);
-    return "Cancelled";
+    return "cancelled";
   });
 };

@@ -86,11 +86,25 @@ export const learningRepo = {
     );
   },
 
-  examplesOf(db: Queryable, tenantId: number): Promise<OutcomeExample[]> {
-    return db.query<OutcomeExample>(
+  /**
+   * The tenant's outcomes and when they were read (the database's clock, as requested_at's), with the
+   * model's row locked: a post that set requested_at before this read has committed, so its outcomes are
+   * read. Undefined when the tenant has no model row (forgotten since the job was asked for).
+   */
+  async examplesForFit(
+    tx: Queryable,
+    tenantId: number,
+  ): Promise<{ readAt: Date; examples: OutcomeExample[] } | undefined> {
+    const [row] = await tx.query<{ read_at: Date }>(
+      "SELECT clock_timestamp() AS read_at FROM fwa_models WHERE tenant_id = $1 FOR UPDATE",
+      [tenantId],
+    );
+    if (row === undefined) return undefined;
+    const examples = await tx.query<OutcomeExample>(
       "SELECT provider_id, features, fraud FROM fwa_outcomes WHERE tenant_id = $1 ORDER BY batch_id, provider_id",
       [tenantId],
     );
+    return { readAt: new Date(row.read_at), examples };
   },
 
   /** outcomes arrived: the model is to be fitted again */
@@ -104,20 +118,22 @@ export const learningRepo = {
 
   /**
    * Records a fit made from the outcomes as they were at `readAt`; a fit older than the one recorded is
-   * dropped, and the status stays `training` when outcomes arrived since `readAt`.
+   * dropped, and the status stays `training` when outcomes arrived since `readAt` (answered: another fit
+   * is then due).
    */
   async recordFit(
     db: Queryable,
     tenantId: number,
     readAt: Date,
     fit: Pick<ModelRow, "model" | "validation" | "examples" | "positives" | "message">,
-  ): Promise<void> {
-    await db.query(
+  ): Promise<ModelRow["status"] | undefined> {
+    const rows = await db.query<{ status: ModelRow["status"] }>(
       `UPDATE fwa_models SET
          status = CASE WHEN requested_at > $2 THEN 'training' WHEN $3::jsonb IS NULL THEN 'none' ELSE 'ready' END,
          model = $3, validation = $4, examples = $5, positives = $6, message = $7,
          trained_at = CASE WHEN $3::jsonb IS NULL THEN NULL ELSE now() END, fitted_through = $2
-       WHERE tenant_id = $1 AND (fitted_through IS NULL OR fitted_through <= $2)`,
+       WHERE tenant_id = $1 AND (fitted_through IS NULL OR fitted_through <= $2)
+       RETURNING status`,
       [
         tenantId,
         readAt,
@@ -128,14 +144,18 @@ export const learningRepo = {
         fit.message,
       ],
     );
+    return rows[0]?.status;
   },
 
-  /** a fit that kept failing: the model that stands (if any) stays, and the row says why no newer one came */
-  async recordFailure(db: Queryable, tenantId: number, error: string): Promise<void> {
+  /**
+   * A fit that failed: the model that stands (if any) stays, and the row says why no newer one came, in
+   * words the tenant may read (a code and a reference, never the error's text).
+   */
+  async recordFailure(db: Queryable, tenantId: number, message: string): Promise<void> {
     await db.query(
       `UPDATE fwa_models SET status = CASE WHEN model IS NULL THEN 'none' ELSE 'ready' END, message = $2
        WHERE tenant_id = $1`,
-      [tenantId, `the last fit failed: ${error}`.slice(0, 500)],
+      [tenantId, message.slice(0, 500)],
     );
   },
 

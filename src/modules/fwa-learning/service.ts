@@ -4,26 +4,17 @@
  * for a batch's providers become examples (features and verdict, never claims); a job fits the tenant's
  * model on them; later analyses rank providers with it (activeModel) once it is good enough.
  */
-import {
-  fitProviderModel,
-  type LabelledExample,
-  type ProviderModel,
-  validateProviderModel,
-} from "../../engine/fwa/provider-model.js";
+import type { ProviderModel } from "../../engine/fwa/provider-model.js";
 import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db, Queryable } from "../../platform/db/db.js";
 import { AppError } from "../../platform/http/errors.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
 import { learningRepo, type ModelRow, type ProviderFeatureRow } from "./repo.js";
 import type { ModelView, OutcomesInput } from "./schemas.js";
+import { MIN_EXAMPLES, MIN_PER_CLASS, MIN_VALIDATION_AUC, requestTraining } from "./training.js";
 
-export const TRAINING_QUEUE = "fwa-model-training";
-
-/** a model is fitted from this many outcomes, with at least MIN_PER_CLASS of each verdict */
-export const MIN_EXAMPLES = 30;
-export const MIN_PER_CLASS = 8;
-/** a fitted model ranks providers only when its held-out ROC-AUC reaches this: else the unsupervised score stands */
-export const MIN_VALIDATION_AUC = 0.6;
+/** what rows written before failures carried references said: the error's own text, never shown */
+const UNREFERENCED_FAILURE = /^the last fit failed: /;
 
 export function presentModel(row: ModelRow | undefined): ModelView {
   const validation = row?.validation ?? null;
@@ -36,7 +27,9 @@ export function presentModel(row: ModelRow | undefined): ModelView {
     features: (row?.model?.features ?? []).map((name, f) => ({ name, weight: row?.model?.weights[f] ?? 0 })),
     active: isActive(row),
     minimum: { examples: MIN_EXAMPLES, per_class: MIN_PER_CLASS, validation_roc_auc: MIN_VALIDATION_AUC },
-    message: row?.message ?? null,
+    message: UNREFERENCED_FAILURE.test(row?.message ?? "")
+      ? "MODEL_TRAINING_FAILED: the last training failed"
+      : (row?.message ?? null),
   };
 }
 
@@ -72,7 +65,7 @@ export interface OutcomesAccepted {
  * Takes confirmed (fraud) or cleared providers of an analysed batch. An unknown batch is 404 and stores
  * nothing; a provider not in the batch, or given both verdicts in one request, is rejected with its reason
  * and stores nothing; the others are stored (a provider given twice alike counts once) and a fit is asked
- * for, in the same transaction.
+ * for, in the same transaction (one waiting fit per tenant: a burst of posts is one fit, on the workers).
  */
 export async function receiveOutcomes(
   db: Db,
@@ -109,8 +102,7 @@ export async function receiveOutcomes(
       if (!storedIds.has(provider_id))
         rejected.push({ provider_id, reason: `not a provider of batch ${input.batch_id}` });
     if (stored.length > 0) {
-      await learningRepo.markTraining(tx, actor.tenantId);
-      await jobs.send(tx, TRAINING_QUEUE, { tenantId: actor.tenantId, requestId: actor.requestId });
+      await requestTraining(tx, jobs, actor.tenantId, actor.requestId);
       await recordAudit(tx, actor, {
         action: "fwa.outcomes",
         entityType: "claims-batch",
@@ -124,40 +116,6 @@ export async function receiveOutcomes(
       rejected,
       model: presentModel(await learningRepo.find(tx, actor.tenantId)),
     };
-  });
-}
-
-/** fits the tenant's model on every outcome it has, or says why it cannot */
-export async function trainModel(db: Db, tenantId: number): Promise<void> {
-  const readAt = new Date();
-  const examples: LabelledExample[] = (await learningRepo.examplesOf(db, tenantId)).map((row) => ({
-    features: row.features,
-    fraud: row.fraud,
-    provider: row.provider_id,
-  }));
-  const positives = examples.filter((e) => e.fraud).length;
-  const negatives = examples.length - positives;
-  if (examples.length < MIN_EXAMPLES || positives < MIN_PER_CLASS || negatives < MIN_PER_CLASS) {
-    await learningRepo.recordFit(db, tenantId, readAt, {
-      model: null,
-      validation: null,
-      examples: examples.length,
-      positives,
-      message: `a model needs ${MIN_EXAMPLES} outcomes with ${MIN_PER_CLASS} of each verdict; there are ${examples.length} (${positives} fraud, ${negatives} not): the unsupervised score stands`,
-    });
-    return;
-  }
-  const model = fitProviderModel(examples);
-  const validation = validateProviderModel(examples);
-  await learningRepo.recordFit(db, tenantId, readAt, {
-    model,
-    validation,
-    examples: examples.length,
-    positives,
-    message:
-      validation.roc_auc >= MIN_VALIDATION_AUC
-        ? null
-        : `held-out ROC-AUC ${validation.roc_auc.toFixed(3)} is below ${MIN_VALIDATION_AUC}: the unsupervised score stands`,
   });
 }
 

@@ -12,18 +12,41 @@ export interface TokenRequest {
   authorization?: string;
 }
 
-/** client credentials from the form, or from HTTP Basic (RFC 6749 section 2.3.1) */
-function credentialsOf(request: TokenRequest): { clientId: string; secret: string } | undefined {
-  const basic = /^Basic\s+(\S+)$/i.exec(request.authorization ?? "")?.[1];
-  if (basic !== undefined) {
-    const decoded = Buffer.from(basic, "base64").toString("utf8");
-    const colon = decoded.indexOf(":");
-    if (colon < 0) return undefined;
-    return {
+/** base64 as RFC 4648 spells it (padding optional, as some clients leave it out) */
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+const UNSTORABLE = /\0|\p{Cs}/u;
+
+/** malformed Basic credentials fail client authentication (RFC 6749 section 5.2), saying why */
+const malformed = (why: string) =>
+  new AppError("OAUTH_INVALID_CLIENT", `Client authentication failed: the Basic credentials ${why}`);
+
+/**
+ * `Authorization: Basic` credentials (RFC 6749 section 2.3.1): base64 of the form-encoded id, a colon
+ * and the form-encoded secret
+ */
+function basicCredentials(encoded: string): { clientId: string; secret: string } {
+  if (!BASE64.test(encoded) || encoded.length % 4 === 1) throw malformed("are not base64");
+  const decoded = Buffer.from(encoded, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon < 0) throw malformed("hold no ':' between client_id and client_secret");
+  let credentials: { clientId: string; secret: string };
+  try {
+    credentials = {
       clientId: decodeURIComponent(decoded.slice(0, colon)),
       secret: decodeURIComponent(decoded.slice(colon + 1)),
     };
+  } catch {
+    throw malformed("hold a malformed percent-escape");
   }
+  // no stored id holds a NUL or an unpaired surrogate, which the database could not even compare
+  if (UNSTORABLE.test(credentials.clientId)) throw malformed("name no client");
+  return credentials;
+}
+
+/** client credentials from the form, or from HTTP Basic */
+function credentialsOf(request: TokenRequest): { clientId: string; secret: string } | undefined {
+  const basic = /^Basic\s+(\S+)$/i.exec(request.authorization ?? "")?.[1];
+  if (basic !== undefined) return basicCredentials(basic);
   if (request.client_id === undefined || request.client_secret === undefined) return undefined;
   return { clientId: request.client_id, secret: request.client_secret };
 }

@@ -12,13 +12,11 @@ const COLUMNS = "id, username, name, email";
 
 /** what signing in reads of a user */
 export interface SignInRow extends UserRow {
+  tenant_id: number;
   password_hash: string | null;
   active: boolean;
-  locked_until: Date | null;
+  session_epoch: number;
 }
-
-/** consecutive failed sign-ins that lock a user out, and for how long */
-export const LOCKOUT = { failures: 5, minutes: 15 } as const;
 
 export const userRepo = {
   async insert(
@@ -34,7 +32,10 @@ export const userRepo = {
     return rows[0] as UserRow;
   },
 
-  /** changes what is given (undefined: kept); false when the tenant has no such user */
+  /**
+   * Changes what is given (undefined: kept); a new password or deactivation moves the session epoch on,
+   * which ends the user's console sessions. False when the tenant has no such user.
+   */
   async update(
     tx: Queryable,
     tenantId: number,
@@ -49,8 +50,7 @@ export const userRepo = {
     const rows = await tx.query(
       `UPDATE users SET name = COALESCE($3, name), email = COALESCE($4, email),
          password_hash = COALESCE($5, password_hash), active = COALESCE($6, active),
-         failed_sign_ins = CASE WHEN $5::text IS NULL THEN failed_sign_ins ELSE 0 END,
-         locked_until = CASE WHEN $5::text IS NULL THEN locked_until END
+         session_epoch = session_epoch + CASE WHEN $5::text IS NOT NULL OR $6::boolean = false THEN 1 ELSE 0 END
        WHERE tenant_id = $1 AND username = $2 RETURNING id`,
       [
         tenantId,
@@ -66,24 +66,20 @@ export const userRepo = {
 
   async findForSignIn(db: Queryable, tenantId: number, username: string): Promise<SignInRow | undefined> {
     const rows = await db.query<SignInRow>(
-      `SELECT ${COLUMNS}, password_hash, active, locked_until FROM users WHERE tenant_id = $1 AND username = $2`,
+      `SELECT ${COLUMNS}, tenant_id, password_hash, active, session_epoch FROM users
+       WHERE tenant_id = $1 AND username = $2`,
       [tenantId, username],
     );
     return rows[0];
   },
 
-  /** a sign-in's outcome: success clears the failures; the LOCKOUT.failures-th failure in a row locks */
-  async recordSignIn(db: Queryable, userId: number, succeeded: boolean, now: Date): Promise<void> {
-    if (succeeded)
-      await db.query("UPDATE users SET failed_sign_ins = 0, locked_until = NULL WHERE id = $1", [userId]);
-    else
-      await db.query(
-        `UPDATE users SET failed_sign_ins = failed_sign_ins + 1,
-           locked_until = CASE WHEN failed_sign_ins + 1 >= ${LOCKOUT.failures}
-             THEN $2::timestamptz + make_interval(mins => ${LOCKOUT.minutes}) ELSE locked_until END
-         WHERE id = $1`,
-        [userId, now],
-      );
+  /** the same password hashed at today's cost; kept only if no new password was set meanwhile */
+  async replaceHash(db: Queryable, userId: number, previous: string, next: string): Promise<void> {
+    await db.query("UPDATE users SET password_hash = $3 WHERE id = $1 AND password_hash = $2", [
+      userId,
+      previous,
+      next,
+    ]);
   },
 
   async findByUsername(db: Queryable, tenantId: number, username: string): Promise<UserRow | undefined> {

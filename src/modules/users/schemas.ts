@@ -22,7 +22,12 @@ export const UserUpdateBody = Type.Object({
   password: Type.Optional(Password()),
   name: Type.Optional(Text(1, 255)),
   email: Type.Optional(Email()),
-  active: Type.Optional(Type.Boolean({ description: "an inactive user cannot sign in" })),
+  active: Type.Optional(
+    Type.Boolean({ description: "an inactive user cannot sign in; false also ends the user's sessions" }),
+  ),
+  unlock: Type.Optional(
+    Type.Boolean({ description: "true lifts the user's console sign-in lockouts, from every source" }),
+  ),
 });
 export type UserUpdateInput = Static<typeof UserUpdateBody>;
 export type UserCreateInput = Static<typeof UserCreateBody>;

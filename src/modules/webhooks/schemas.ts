@@ -71,7 +71,11 @@ export const DeliveryPage = Type.Object({
           attempted_at: When,
           status_code: Type.Union([Type.Integer(), Type.Null()]),
           latency_ms: Type.Integer(),
-          error: Type.Union([Type.String(), Type.Null()]),
+          error: Type.Union([Type.String(), Type.Null()], {
+            description:
+              "null on success; otherwise a few words: HTTP <status>, a timeout, a connection error, or a " +
+              "refused address (never any part of the answer's body)",
+          }),
           next_attempt_at: MaybeWhen,
         }),
       ),

@@ -12,6 +12,15 @@ import { deliveryHeaders } from "./signature.js";
 const MAX_RETRY_DELAY_MS = 6 * 3600_000;
 /** a delivery waiting behind an earlier one of its subject that is being attempted right now looks again after */
 const BEHIND_IN_FLIGHT_MS = 1_000;
+/** deliveries one process attempts at once (per MIZAN_WORKERS) */
+const DELIVERY_SLOTS = 64;
+/** of which one tenant's may take at most this many, across every node: its slow receivers wait on its own */
+const TENANT_SLOTS = 8;
+
+/** the job queue's group of a delivery: its tenant (jobs enqueued before there were groups have none) */
+export function deliveryGroup(job: Pick<DeliveryJobData, "tenant">): { group?: string } {
+  return job.tenant === undefined ? {} : { group: `tenant:${job.tenant}` };
+}
 
 /**
  * The wait after failed attempt `attempt` (1 = the first): exponential from `firstRetryMs`, doubling,
@@ -68,7 +77,12 @@ async function followUpAttempt(
   nextAttemptAt: Date | null,
 ): Promise<void> {
   if (nextAttemptAt !== null)
-    await jobs.send(tx, DELIVERY_QUEUE, { ...job, attempt: job.attempt + 1 }, { startAfter: nextAttemptAt });
+    await jobs.send(
+      tx,
+      DELIVERY_QUEUE,
+      { ...job, attempt: job.attempt + 1 },
+      { startAfter: nextAttemptAt, ...deliveryGroup(job) },
+    );
   if (statusCode === 410 && (await deactivateGone(tx, delivery))) {
     await recordAudit(
       tx,
@@ -132,7 +146,7 @@ async function attemptDelivery(job: DeliveryJobData, context: JobContext, settin
   if (delivery.earlier_due !== null) {
     // an earlier event of the same subject is still to reach this target: wait behind it
     const startAfter = new Date(Math.max(delivery.earlier_due.getTime(), Date.now()) + BEHIND_IN_FLIGHT_MS);
-    await context.jobs.send(db, DELIVERY_QUEUE, job, { startAfter });
+    await context.jobs.send(db, DELIVERY_QUEUE, job, { startAfter, ...deliveryGroup(job) });
     return;
   }
   if (context.attempt > 0) await deliveryRepo.recordInterrupted(db, delivery.id, job.attempt);
@@ -145,12 +159,15 @@ async function attemptDelivery(job: DeliveryJobData, context: JobContext, settin
     body,
     delivery.event_type === FHIR_MESSAGE_EVENT ? "application/fhir+json" : "application/json",
   );
-  const outcome = await postDelivery(new URL(delivery.target_url), body, headers, settings);
+  const outcome = await postDelivery(new URL(delivery.target_url), body, headers, {
+    timeoutMs: settings.timeoutMs,
+    allowPrivate: settings.allowPrivate,
+  });
   await recordOutcome(context, delivery, job, attemptedAt, outcome, settings);
 }
 
 /** marks a delivery failed when its job itself kept failing (not the receiver: the database, say) */
-async function giveUpDelivery(db: Db, job: DeliveryJobData, error: unknown) {
+async function giveUpDelivery(db: Db, job: DeliveryJobData) {
   await db.transaction(async (tx) => {
     await deliveryRepo.recordAttempt(
       tx,
@@ -160,7 +177,8 @@ async function giveUpDelivery(db: Db, job: DeliveryJobData, error: unknown) {
         attemptedAt: new Date(),
         statusCode: null,
         latencyMs: 0,
-        error: `the delivery job failed: ${error instanceof Error ? error.message : String(error)}`,
+        // the tenant reads this: the error itself (tables, hosts) stays in the log, where the runner put it
+        error: "internal error: the delivery could not be attempted",
         nextAttemptAt: null,
       },
       "failed",
@@ -170,7 +188,9 @@ async function giveUpDelivery(db: Db, job: DeliveryJobData, error: unknown) {
 
 /**
  * Delivers events to webhooks (docs/operator-contract.md section 7). Deliveries of one subject to one webhook are
- * attempted in the order the events were emitted; everything else runs concurrently, a batch at a time.
+ * attempted in the order the events were emitted; everything else runs concurrently, each delivery in a
+ * slot of its own, a tenant's in at most TENANT_SLOTS of them: a receiver that hangs delays only its
+ * tenant's deliveries, never another tenant's.
  */
 export function eventDeliveryJob(settings: WebhookSettings): JobDefinition<DeliveryJobData> {
   return {
@@ -180,10 +200,10 @@ export function eventDeliveryJob(settings: WebhookSettings): JobDefinition<Deliv
     retryLimit: 10,
     retryDelaySeconds: 1,
     heartbeatSeconds: 10,
-    batchSize: 50,
+    pool: { slots: DELIVERY_SLOTS, perGroup: TENANT_SLOTS },
     orderOf: (data) =>
       data.subject === null ? undefined : { key: `${data.target}|${data.subject}`, position: data.seq },
     handle: (data, context) => attemptDelivery(data, context, settings),
-    giveUp: (data, error, context) => giveUpDelivery(context.db, data, error),
+    giveUp: (data, _error, context) => giveUpDelivery(context.db, data),
   };
 }

@@ -51,6 +51,8 @@ export interface DeliveryJobData {
   target: string;
   subject: string | null;
   seq: number;
+  /** the tenant: the job queue's group, so one tenant's deliveries take a bounded share of the workers */
+  tenant?: number;
   requestId?: string;
 }
 
@@ -108,9 +110,10 @@ async function storeEvent(
         target: delivery.webhook_id === null ? `s:${delivery.subscription_id}` : `w:${delivery.webhook_id}`,
         subject: event.subject ?? null,
         seq: first.seq,
+        tenant: tenantId,
         ...(event.requestId === undefined ? {} : { requestId: event.requestId }),
       };
-      return jobs.send(tx, DELIVERY_QUEUE, data);
+      return jobs.send(tx, DELIVERY_QUEUE, data, { group: `tenant:${tenantId}` });
     }),
   );
   return { eventId: first.event_id, deliveryIds: deliveries.map((delivery) => delivery.id as number) };

@@ -1,75 +1,57 @@
 import { lookup } from "node:dns/promises";
-import { BlockList, isIP } from "node:net";
+import { isIP } from "node:net";
 import { refusal } from "../http/errors.js";
+import { type AllowedRanges, isPermittedAddress } from "./address-ranges.js";
 import { secretProblem } from "./signature.js";
 
-/**
- * Where webhook targets may point. By default anywhere (an insurer's own systems are often internal);
- * with MIZAN_WEBHOOK_DENY_PRIVATE=1 nothing that resolves to loopback, private, link-local or otherwise
- * non-public space, checked at registration and again on every connection (a name may re-resolve).
- */
-const NON_PUBLIC = new BlockList();
-for (const [network, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["224.0.0.0", 3],
-] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, "ipv4");
-}
-for (const [network, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["ff00::", 8],
-] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, "ipv6");
-}
+/** resolves a host name to every address it has (dns.lookup by default; tests give their own) */
+export type Resolve = (host: string) => Promise<string[]>;
 
-export function isNonPublicAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped !== undefined) return NON_PUBLIC.check(mapped, "ipv4");
-  const family = isIP(address);
-  if (family === 0) return true;
-  return NON_PUBLIC.check(address, family === 4 ? "ipv4" : "ipv6");
-}
+export const systemResolve: Resolve = async (host) =>
+  (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
 
-/** a URL's host without the brackets of an IPv6 literal */
+/** registration does not wait longer than this on DNS: the name is checked again at every connection */
+const REGISTRATION_LOOKUP_MS = 3_000;
+
+/** a URL's host without the brackets of an IPv6 literal (the URL parser already wrote any IPv4 as a.b.c.d) */
 export function hostOf(url: URL): string {
   return url.hostname.replace(/^\[(.*)\]$/, "$1");
 }
 
-/** why a webhook URL may not be a target, or undefined when it may */
-export async function targetAddressProblem(url: URL, denyPrivate: boolean): Promise<string | undefined> {
-  if (!denyPrivate) return undefined;
+/** what the tenant is told, naming neither the address nor the ranges, which are the operator's business */
+export const NOT_PUBLIC = "points to a loopback, private or otherwise non-public address";
+
+/**
+ * Why a webhook URL may not be a target, or undefined when it may: its host is, or resolves to, an
+ * address outside the public internet and outside the operator's allowed ranges. A name that does not
+ * resolve now is let through (it may be set up later): every connection checks again.
+ */
+export async function targetAddressProblem(
+  url: URL,
+  allowed: AllowedRanges,
+  resolve: Resolve = systemResolve,
+): Promise<string | undefined> {
   const host = hostOf(url);
-  let addresses: string[];
-  try {
-    addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((entry) => entry.address);
-  } catch {
-    return `host ${host} cannot be resolved`;
-  }
-  const refused = addresses.find(isNonPublicAddress);
-  return refused === undefined
-    ? undefined
-    : `resolves to ${refused}, a loopback or private address (MIZAN_WEBHOOK_DENY_PRIVATE is on)`;
+  if (isIP(host)) return isPermittedAddress(host, allowed) ? undefined : NOT_PUBLIC;
+  let timer: NodeJS.Timeout | undefined;
+  const addresses = await Promise.race([
+    resolve(host).catch(() => [] as string[]),
+    new Promise<string[]>((done) => {
+      timer = setTimeout(() => done([]), REGISTRATION_LOOKUP_MS);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  return addresses.every((address) => isPermittedAddress(address, allowed)) ? undefined : NOT_PUBLIC;
 }
 
 /**
  * The target a webhook or a claims subscription may have (`webhook_url` in both): an absolute http(s) URL
- * without credentials, on a public address when so configured, and a usable secret (400 naming the fields
- * otherwise).
+ * without credentials, on a public address or one the operator allowed, and a usable secret (400 naming
+ * the fields otherwise).
  */
 export async function checkTarget(
   target: { url: string; secret: string | null; secretField: string },
-  denyPrivate: boolean,
+  allowed: AllowedRanges,
+  resolve?: Resolve,
 ): Promise<void> {
   let url: URL;
   try {
@@ -83,7 +65,7 @@ export async function checkTarget(
   else if (url.username !== "" || url.password !== "")
     problems.push(`webhook_url must not carry credentials (sign with ${target.secretField} instead)`);
   else {
-    const addressProblem = await targetAddressProblem(url, denyPrivate);
+    const addressProblem = await targetAddressProblem(url, allowed, resolve);
     if (addressProblem !== undefined) problems.push(`webhook_url ${addressProblem}`);
   }
   const secretIssue = target.secret === null ? undefined : secretProblem(target.secret);

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { pgErrorOf } from "../db/db.js";
+import { drainBody } from "./drain.js";
 import { AppError, type ErrorCode, type ErrorShape } from "./errors.js";
 import { html } from "./html.js";
 import { describeValidationErrors, fieldProblems } from "./validation.js";
@@ -149,22 +150,9 @@ function shapeOf(request: FastifyRequest): ErrorShape {
 /** The one error handler: every failure of every route leaves through here. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
-    const shape = shapeOf(request);
-    if (shape === "fhir") reply.type("application/fhir+json");
-    const appError = toAppError(error, shape);
-    if (shape === "console") {
-      if (appError === undefined) request.log.error({ err: error }, "unexpected failure");
-      const shown = appError ?? new AppError("E_INTERNAL_500");
-      return reply.status(shown.status).type("text/html; charset=utf-8").send(errorPage(shown));
-    }
-    if (pgErrorOf(error) !== undefined && appError?.code === "E_BAD_REQUEST_400")
-      request.log.warn({ err: error }, "input that validation let through was refused by the database");
-    if (appError === undefined) {
-      request.log.error({ err: error }, "unexpected failure");
-      const internal = new AppError("E_INTERNAL_500");
-      return reply.status(500).send(renderError(internal, shape));
-    }
-    return reply.status(appError.status).send(renderError(appError, shape));
+    // a body still arriving (too large, or refused before it was read) is drained first, so the answer is read
+    if (request.raw.complete) answer(error, request, reply);
+    else return drainBody(request.raw).then(() => answer(error, request, reply));
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -174,4 +162,22 @@ export function registerErrorHandler(app: FastifyInstance): void {
     );
     return reply.status(404).send(renderError(error, "standard"));
   });
+}
+
+/** answers a failure in the body shape of its route */
+function answer(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply): void {
+  const shape = shapeOf(request);
+  if (shape === "fhir") reply.type("application/fhir+json");
+  const appError = toAppError(error, shape);
+  if (shape === "console") {
+    if (appError === undefined) request.log.error({ err: error }, "unexpected failure");
+    const shown = appError ?? new AppError("E_INTERNAL_500");
+    reply.status(shown.status).type("text/html; charset=utf-8").send(errorPage(shown));
+    return;
+  }
+  if (pgErrorOf(error) !== undefined && appError?.code === "E_BAD_REQUEST_400")
+    request.log.warn({ err: error }, "input that validation let through was refused by the database");
+  if (appError === undefined) request.log.error({ err: error }, "unexpected failure");
+  const shown = appError ?? new AppError("E_INTERNAL_500");
+  reply.status(shown.status).send(renderError(shown, shape));
 }

@@ -12,11 +12,24 @@ export interface JobQueue {
    * commits, so no change is left without its job and no job runs for a change that was rolled back.
    */
   send(tx: Queryable, queue: string, data: object, options?: SendOptions): Promise<string>;
+  /**
+   * As send, on a queue whose definition has `coalesce`: unless a job of `key` already waits there, in
+   * which case this one is that job (it reads the state when it starts). Answers whether a job was added.
+   */
+  sendCoalesced(
+    tx: Queryable,
+    queue: string,
+    data: object,
+    key: string,
+    options?: SendOptions,
+  ): Promise<boolean>;
 }
 
 export interface SendOptions {
   /** not before this time (a retry's backoff) */
   startAfter?: Date;
+  /** the job's group (a tenant): a pooled queue runs at most `perGroup` jobs of one group at once */
+  group?: string;
 }
 
 export interface JobContext {
@@ -38,6 +51,11 @@ export interface JobDefinition<T extends object = object> {
    * job is handed to the next worker after this many seconds without a heartbeat.
    */
   heartbeatSeconds: number;
+  /**
+   * At most one job per key waits and one runs (pg-boss's `stately` policy), for sendCoalesced. Fixed
+   * when the queue is first created: a queue made without it keeps its policy, so such a queue gets a new name.
+   */
+  coalesce?: boolean;
   /** a cron expression (UTC): pg-boss sends the job on that schedule, once per tick across all nodes */
   schedule?: string;
   /** pg-boss's own backoff between retries starts at this many seconds (default 5) */
@@ -52,6 +70,13 @@ export interface JobDefinition<T extends object = object> {
    * concurrently. Without it, a batch's jobs all run concurrently.
    */
   orderOf?(data: T): { key: string; position: number } | undefined;
+  /**
+   * Jobs that wait on others' servers: instead of batches that end together, one loop claims jobs as
+   * slots free (`slots` per unit of concurrency) and settles each on its own, and at most `perGroup`
+   * jobs of one group (SendOptions.group) are active at once across every node, so one group's slow
+   * jobs hold its own slots only. `orderOf` still runs the jobs of one key claimed together in order.
+   */
+  pool?: { slots: number; perGroup: number };
   handle(data: T, context: JobContext): Promise<void>;
   /** called once, when the last attempt has failed: the job's own record must then say so */
   giveUp(data: T, error: unknown, context: JobContext): Promise<void>;
@@ -76,6 +101,24 @@ export interface JobOptions {
   pollingIntervalSeconds?: number;
   /** the schema of pg-boss's tables (config.jobsSchema) */
   schema: string;
+}
+
+interface Pool {
+  stop(timeoutMs: number): Promise<void>;
+}
+
+/** jobs claimed together, in lanes: one lane per `orderOf` key in position order, one per other job */
+function lanesOf(definition: JobDefinition<object>, jobs: JobWithMetadata<object>[]) {
+  const lanes = new Map<string, { position: number; job: JobWithMetadata<object> }[]>();
+  jobs.forEach((job, index) => {
+    const order = definition.orderOf?.(job.data) ?? { key: `#${index}`, position: 0 };
+    const lane = lanes.get(order.key) ?? [];
+    lane.push({ position: order.position, job });
+    lanes.set(order.key, lane);
+  });
+  return [...lanes.values()].map((lane) =>
+    lane.sort((a, b) => a.position - b.position).map((entry) => entry.job),
+  );
 }
 
 function bossFor(db: Db, databaseUrl: string | undefined, schema: string): PgBoss {
@@ -112,9 +155,20 @@ export function createJobRunner(options: JobOptions): JobRunner {
 
   const queue: JobQueue = {
     async send(tx, name, data, sendOptions = {}) {
-      const id = await boss.send(name, data, { db: inTransaction(tx), ...sendOptions });
+      const { group, ...rest } = sendOptions;
+      const id = await boss.send(name, data, {
+        db: inTransaction(tx),
+        ...rest,
+        ...(group === undefined ? {} : { group: { id: group } }),
+      });
       if (id === null) throw new Error(`job queue ${name} refused a job`);
       return id;
+    },
+    async sendCoalesced(tx, name, data, key, sendOptions = {}) {
+      // the stately policy's unique index drops the insert while a job of the key waits: null
+      const { startAfter } = sendOptions;
+      const id = await boss.send(name, data, { db: inTransaction(tx), startAfter, singletonKey: key });
+      return id !== null;
     },
   };
 
@@ -151,17 +205,10 @@ export function createJobRunner(options: JobOptions): JobRunner {
     jobs: JobWithMetadata<object>[],
     log: FastifyBaseLogger,
   ): Promise<JobResult[]> {
-    const lanes = new Map<string, { position: number; job: JobWithMetadata<object> }[]>();
-    jobs.forEach((job, index) => {
-      const order = definition.orderOf?.(job.data) ?? { key: `#${index}`, position: 0 };
-      const lane = lanes.get(order.key) ?? [];
-      lane.push({ position: order.position, job });
-      lanes.set(order.key, lane);
-    });
     const results: JobResult[] = [];
     await Promise.all(
-      [...lanes.values()].map(async (lane) => {
-        for (const { job } of lane.sort((a, b) => a.position - b.position)) {
+      lanesOf(definition, jobs).map(async (lane) => {
+        for (const job of lane) {
           try {
             await run(definition, job, log);
             results.push({ id: job.id, status: "completed" });
@@ -174,7 +221,106 @@ export function createJobRunner(options: JobOptions): JobRunner {
     return results;
   }
 
+  const pools: Pool[] = [];
+
+  /**
+   * A pooled queue's loop: claims up to the free slots (groups at their limit left out by the claim
+   * itself), runs each lane of what it claimed, settles every job as it ends, and claims again at once
+   * while claims find work or a slot frees; otherwise it polls.
+   */
+  function startPool(definition: JobDefinition<object>, log: FastifyBaseLogger): Pool {
+    const { slots, perGroup } = definition.pool as { slots: number; perGroup: number };
+    const capacity = slots * Math.max(1, options.concurrency);
+    const pollMs = (options.pollingIntervalSeconds ?? 1) * 1000;
+    const held = new Map<string, JobWithMetadata<object>>();
+    const lanes = new Set<Promise<void>>();
+    const stopped = new AbortController();
+    let stopping = false;
+    let wake: (() => void) | undefined;
+    const nap = (ms: number) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(() => wake?.(), ms);
+        wake = () => {
+          clearTimeout(timer);
+          wake = undefined;
+          resolve();
+        };
+      });
+    // claims are kept alive as pg-boss's own workers keep theirs
+    const heartbeat = setInterval(() => {
+      if (held.size > 0)
+        boss.touch(definition.queue, [...held.values()]).catch((error: unknown) => {
+          log.error({ err: error, queue: definition.queue }, "job heartbeat failed");
+        });
+    }, definition.heartbeatSeconds * 500);
+
+    async function settle(job: JobWithMetadata<object>) {
+      try {
+        await run(definition, job, log);
+        await boss.complete(definition.queue, job);
+      } catch (error) {
+        await boss.fail(definition.queue, job, { message: String(error) }).catch((failure: unknown) => {
+          log.error({ err: failure, queue: definition.queue }, "job could not be marked failed");
+        });
+      } finally {
+        held.delete(job.id);
+        wake?.();
+      }
+    }
+
+    async function claim(): Promise<number> {
+      const free = capacity - held.size;
+      if (free <= 0) return 0;
+      try {
+        const jobs = await boss.fetch<object>(definition.queue, {
+          batchSize: free,
+          includeMetadata: true,
+          groupConcurrency: perGroup,
+        });
+        for (const job of jobs) {
+          held.set(job.id, job);
+          (job as { signal: AbortSignal }).signal = stopped.signal;
+        }
+        for (const lane of lanesOf(definition, jobs)) {
+          const running = (async () => {
+            for (const job of lane) await settle(job);
+          })();
+          lanes.add(running);
+          void running.finally(() => lanes.delete(running));
+        }
+        return jobs.length;
+      } catch (error) {
+        log.error({ err: error, queue: definition.queue }, "job queue error");
+        return 0;
+      }
+    }
+
+    const loop = (async () => {
+      while (!stopping) {
+        const claimed = await claim();
+        if (stopping) break;
+        if (claimed === 0 || held.size >= capacity) await nap(pollMs);
+      }
+    })();
+
+    return {
+      async stop(timeoutMs) {
+        stopping = true;
+        wake?.();
+        await loop;
+        const deadline = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref());
+        await Promise.race([Promise.allSettled([...lanes]), deadline]);
+        stopped.abort();
+        clearInterval(heartbeat);
+      },
+    };
+  }
+
   async function work(definition: JobDefinition<object>, log: FastifyBaseLogger) {
+    if (definition.pool !== undefined) {
+      pools.push(startPool(definition, log));
+      return;
+    }
     const polling = {
       includeMetadata: true,
       localConcurrency: options.concurrency,
@@ -212,6 +358,7 @@ export function createJobRunner(options: JobOptions): JobRunner {
           retryDelayMax: 300,
           heartbeatSeconds: definition.heartbeatSeconds,
           expireInSeconds: 6 * 3600,
+          ...(definition.coalesce ? { policy: "stately" } : {}),
         });
         await warmQueueCache(boss, definition.queue);
         if (definition.schedule !== undefined) await boss.schedule(definition.queue, definition.schedule);
@@ -221,6 +368,8 @@ export function createJobRunner(options: JobOptions): JobRunner {
     async stop() {
       if (!started) return;
       started = false;
+      // pooled jobs end (or are left to pg-boss's supervision) before pg-boss stops under them
+      await Promise.all(pools.splice(0).map((pool) => pool.stop(20_000)));
       await boss.stop({ graceful: true, timeout: 20_000, close: db.jobsDatabase === undefined });
     },
   };

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeBatch } from "../../../src/engine/fwa/analyze.js";
 import { flag, reject } from "../../../src/engine/fwa/findings.js";
-import { CSV_HEADER, claimResult, csvField, csvRowsOf } from "../../../src/engine/fwa/results.js";
+import { claimResult } from "../../../src/engine/fwa/results.js";
 import { RULE_DETECTORS } from "../../../src/engine/fwa/rules.js";
 import type { Detector, Finding } from "../../../src/engine/fwa/types.js";
 import type { BatchClaimInput } from "../../../src/modules/claims-batch/claim.js";
@@ -269,48 +269,5 @@ describe("fwa results", () => {
     assert.throws(() => claimResult(view, decisions, 2, claims[1] as BatchClaimInput, context), /absent/);
     const more = { ...claim(), claim_items: [item(), item()] };
     assert.throws(() => claimResult(view, decisions, 0, more, context), /has 2 items, the batch 1/);
-  });
-
-  it("writes CSV rows with RFC 4180 quoting", () => {
-    assert.equal(
-      CSV_HEADER,
-      "batch_id,claim_id,claim_status,erp_claim_item_id,item_status,ai_score,reason_codes,reason_descriptions",
-    );
-    assert.equal(csvField("plain id"), "plain id");
-    assert.equal(csvField("a,b"), '"a,b"');
-    assert.equal(csvField('say "hi"'), '"say ""hi"""');
-    assert.equal(csvField("two\nlines"), '"two\nlines"');
-    assert.equal(csvField("cr\r"), '"cr\r"');
-    const reason = (code: string, description: string) => ({
-      id: "x",
-      createdAt: "t",
-      code,
-      description,
-      cause: "c",
-      typeDecision: "REJECT" as const,
-      source: "rules" as const,
-    });
-    const rows = csvRowsOf(
-      {
-        claim_id: 'C,"1"',
-        status: "rejected",
-        erp_claim_id: 'C,"1"',
-        provider_id: "P-1",
-        claim_items: [
-          {
-            erp_claim_item_id: "E-1",
-            status: "rejected",
-            ai_score: 1,
-            reasons: [reason("NDC034", "Service before insurance start"), reason("FWA-X", 'Odd, "quoted"')],
-          },
-          { erp_claim_item_id: "E\n2", status: "approved", ai_score: 0.1234, reasons: [] },
-        ],
-      },
-      "B-1",
-    );
-    assert.deepEqual(rows, [
-      'B-1,"C,""1""",rejected,E-1,rejected,1,NDC034|FWA-X,"Service before insurance start|Odd, ""quoted"""',
-      'B-1,"C,""1""",rejected,"E\n2",approved,0.1234,,',
-    ]);
   });
 });

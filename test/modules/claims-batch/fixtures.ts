@@ -85,3 +85,26 @@ export async function waitForBatch(app: App, token: string, batchId: string, tim
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** cells a spreadsheet would run as formulas, and what every export must write for them */
+export const FORMULAS: [string, string][] = [
+  ['=HYPERLINK("http://x","y")', `"'=HYPERLINK(""http://x"",""y"")"`],
+  ["@SUM(1+1)", `"'@SUM(1+1)"`],
+  ["+1+1", `"'+1+1"`],
+  ["-1+1", `"'-1+1"`],
+  ["\tTAB", `"'\tTAB"`],
+  ["\rCR", `"'\rCR"`],
+];
+
+/** a job's log that keeps what is written at error level (the fields of each line) */
+export function capturingLog() {
+  const entries: Record<string, unknown>[] = [];
+  const log = {
+    info() {},
+    warn() {},
+    debug() {},
+    error: (fields: Record<string, unknown>) => void entries.push(fields),
+    child: () => log,
+  };
+  return { entries, log: log as never };
+}

@@ -1,12 +1,20 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { batchAnalysisJob } from "../../../src/modules/claims-batch/job.js";
 import { batchRepo } from "../../../src/modules/claims-batch/repo.js";
 import { listEvents } from "../../../src/platform/events/outbox.js";
 import { silentLog, startTestApp, type TestContext, testConfig } from "../../helpers.js";
-import { batchBody, batchClaim, claimsCall, tokenFor, uploadBatch, waitForBatch } from "./fixtures.js";
+import {
+  batchBody,
+  batchClaim,
+  capturingLog,
+  claimsCall,
+  tokenFor,
+  uploadBatch,
+  waitForBatch,
+} from "./fixtures.js";
 
 describe("batch results", () => {
   let ctx: TestContext;
@@ -200,5 +208,48 @@ describe("batch analysis across failures", () => {
     });
     assert.equal(results.statusCode, 200);
     assert.deepEqual([results.json().status, results.json().claims], ["failed", []]);
+  });
+
+  it("tells the tenant a code and a reference, never the error's text, which the log keeps", async () => {
+    // a corrupted spool, a missing one, and an error naming a file with its stack
+    const cases = [
+      async (batchId: string) =>
+        writeFileSync(join(settings.spoolDir, `${batchId}.ndjson`), '{"claim_id": /var/lib/mizan\n'),
+      async (batchId: string) => rmSync(join(settings.spoolDir, `${batchId}.ndjson`), { force: true }),
+      undefined,
+    ];
+    for (const damage of cases) {
+      const { token, batchId } = await submit([batchClaim(1)]);
+      mkdirSync(settings.spoolDir, { recursive: true });
+      let error: unknown = new Error(
+        `EACCES: permission denied, open '${settings.spoolDir}/${batchId}.ndjson'`,
+      );
+      if (damage !== undefined) {
+        await damage(batchId);
+        error = await job.handle({ batchId }, contextWith(new AbortController().signal)).catch((e) => e);
+      }
+      assert.ok(error instanceof Error);
+      const { entries, log } = capturingLog();
+      await job.giveUp({ batchId }, error, { ...contextWith(new AbortController().signal), log });
+
+      const status = await waitForBatch(ctx.app, token, batchId);
+      assert.equal(status.error_code, "PROCESSING_ERROR");
+      assert.match(status.error, /^The analysis failed; reference [0-9a-f-]{36}$/);
+      const reference = status.error.split(" ").at(-1);
+      const event = (await listEvents(ctx.db, ctx.tenant.id)).find(
+        (e) => e.data.batch_id === batchId && e.event_type === "batch.failed",
+      );
+      assert.deepEqual(
+        [event?.data.error, event?.data.error_code, event?.data.error_reference],
+        [status.error, "PROCESSING_ERROR", reference],
+      );
+      const told = JSON.stringify([status, event?.data]);
+      for (const secret of [error.message, settings.spoolDir, "ndjson", "MIZAN_SPOOL_DIR", "    at "])
+        assert.ok(!told.includes(secret), `${JSON.stringify(secret)} reached the tenant: ${told}`);
+      // the operator's log has the error itself, under the same reference
+      const logged = entries.find((entry) => entry.reference === reference);
+      assert.equal(logged?.err, error);
+      assert.equal(logged?.batch, batchId);
+    }
   });
 });

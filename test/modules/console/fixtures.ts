@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import type { LightMyRequestResponse } from "fastify";
+import { setPasswordCostForTests } from "../../../src/modules/users/passwords.js";
 import type { TenantClient, TestContext } from "../../helpers.js";
 import { createRequest, expectStatus, labTest } from "../prior-auth/fixtures.js";
+
+// the console's tests sign in often: a 4 MiB scrypt instead of the service's 128 MiB (test/modules/users
+// checks the real cost)
+setPasswordCostForTests({ N: 2 ** 12, r: 8, p: 1 });
 
 export const PASSWORD = "correct horse battery";
 

@@ -47,7 +47,7 @@ describe("reviewer console: asking the provider for information", () => {
     const content = "Send the <b>lab report</b> for the HbA1c test";
     const res = await ask({ csrf: session.csrf, content });
     assert.equal(res.statusCode, 303, res.body);
-    assert.match(String(res.headers.location), /done=Information%20requested/);
+    assert.match(String(res.headers.location), /done=information-requested/);
     const pa = await getOne();
     assert.equal(pa.status, "PENDING", "the request waits for the answer");
     assert.equal(pa.communication_requests.length, 1);

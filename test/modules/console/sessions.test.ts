@@ -19,7 +19,11 @@ describe("console sessions", () => {
       tenant.id,
     ]);
     const now = new Date();
-    const token = await startSession(ctx.db, tenant.id, user?.id ?? 0, now);
+    const token = await startSession(
+      ctx.db,
+      { tenantId: tenant.id, id: user?.id ?? 0, sessionEpoch: 0 },
+      now,
+    );
     const found = await findSession(ctx.db, tenant.id, token, now);
     assert.equal(found?.username, "rev1");
     assert.equal(found?.csrf_token.length, 32);
@@ -32,7 +36,11 @@ describe("console sessions", () => {
     const later = new Date(now.getTime() + 13 * 3600_000);
     assert.equal(await findSession(ctx.db, tenant.id, token, later), undefined, "expired after 12 hours");
     assert.ok((await sessionRepo.deleteExpired(ctx.db, later)) >= 1);
-    const again = await startSession(ctx.db, tenant.id, user?.id ?? 0, now);
+    const again = await startSession(
+      ctx.db,
+      { tenantId: tenant.id, id: user?.id ?? 0, sessionEpoch: 0 },
+      now,
+    );
     await endSession(ctx.db, again);
     assert.equal(await findSession(ctx.db, tenant.id, again, now), undefined, "ended");
   });

@@ -85,6 +85,28 @@ describe("OAuth 2.0 client credentials and bearer tokens", () => {
     }
   });
 
+  it("refuses malformed Basic credentials 401 invalid_client, saying why, never 500", async () => {
+    const b64 = (text: string) => Buffer.from(text, "latin1").toString("base64");
+    for (const [basic, why] of [
+      ["%%%", /not base64/],
+      ["!!!!", /not base64/],
+      ["abcde", /not base64/],
+      [b64("no-colon-here"), /no ':'/],
+      [b64("client%zz:secret"), /malformed percent-escape/],
+      [b64("client:%E0%A4%A"), /malformed percent-escape/],
+      [b64("%ud800:secret"), /malformed percent-escape/],
+      [b64("%00:secret"), /name no client/],
+      [b64("%ED%A0%80:secret"), /malformed percent-escape/],
+    ] as const) {
+      const res = await token(form({ grant_type: "client_credentials" }), {
+        authorization: `Basic ${basic}`,
+      });
+      assert.equal(res.statusCode, 401, `${basic}: ${res.body}`);
+      assert.equal(res.json().error, "invalid_client", basic);
+      assert.match(res.json().error_description, why, basic);
+    }
+  });
+
   it("refuses a missing, invalid or expired bearer token: unauthorized, unauthorized, invalid_token", async () => {
     const upload = (headers: Record<string, string>) =>
       ctx.app.inject({

@@ -1,22 +1,40 @@
 import assert from "node:assert/strict";
+import { randomBytes, scryptSync } from "node:crypto";
 import { describe, it } from "node:test";
-import { hashPassword, verifyPassword } from "../../../src/modules/users/passwords.js";
+import { hashPassword, needsRehash, verifyPassword } from "../../../src/modules/users/passwords.js";
+
+/** a hash as the service made them before N = 2^17 */
+function oldHash(password: string): string {
+  const salt = randomBytes(16);
+  const key = scryptSync(password, salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+  return `scrypt$32768$8$1$${salt.toString("base64")}$${key.toString("base64")}`;
+}
 
 describe("reviewer passwords", () => {
-  it("hashes with scrypt and a salt of its own, and verifies only the right password", async () => {
+  it("hashes with scrypt at N = 2^17, r = 8, p = 1 and a salt of its own, and verifies only the right password", async () => {
     const [first, second] = await Promise.all([
       hashPassword("correct horse battery"),
       hashPassword("correct horse battery"),
     ]);
-    assert.match(first, /^scrypt\$32768\$8\$1\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{44}$/);
+    assert.match(first, /^scrypt\$131072\$8\$1\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{44}$/);
     assert.notEqual(first, second, "a salt of its own");
+    assert.equal(needsRehash(first), false);
     assert.equal(await verifyPassword("correct horse battery", first), true);
-    assert.equal(await verifyPassword("correct horse batterY", first), false);
-    assert.equal(await verifyPassword("", first), false);
   });
 
-  it("verifies nothing against no password, or a hash it does not know", async () => {
+  it("still verifies a hash made at N = 2^15, which asks to be rehashed", async () => {
+    const old = oldHash("correct horse battery");
+    assert.equal(await verifyPassword("correct horse battery", old), true);
+    assert.equal(await verifyPassword("correct horse batterY", old), false);
+    assert.equal(await verifyPassword("", old), false);
+    assert.equal(needsRehash(old), true);
+  });
+
+  it("verifies nothing against no password, a hash it does not know, or an absurd cost", async () => {
     assert.equal(await verifyPassword("anything at all", null), false);
     assert.equal(await verifyPassword("anything at all", "md5$abc"), false);
+    const huge = oldHash("x").replace("$32768$", `$${2 ** 24}$`);
+    assert.equal(await verifyPassword("x", huge), false, "never asks for gigabytes");
+    assert.equal(needsRehash("md5$abc"), true);
   });
 });

@@ -1,14 +1,15 @@
 import { createWriteStream, type WriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
-import { type Readable, Transform } from "node:stream";
+import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import Type from "typebox";
 import { Compile } from "typebox/compile";
+import { drainBody } from "../../../platform/http/drain.js";
 import { DateOnly } from "../../../platform/http/schemas.js";
 import { fieldProblems, type SchemaError } from "../../../platform/http/validation.js";
 import { BatchClaim, type BatchClaimInput } from "../claim.js";
-import { BatchSyntaxError, createClaimSplitter } from "./splitter.js";
+import { BatchSyntaxError, ClaimTooLarge, createClaimSplitter } from "./splitter.js";
 
 /** a problem of an upload as the spec's 400 lists it; claim_index null for the batch itself */
 export interface UploadProblem {
@@ -53,32 +54,17 @@ const TOO_LARGE = {
 };
 
 export class UploadTooLarge extends Error {
-  constructor(limit: keyof typeof TOO_LARGE, bound: number) {
-    super(TOO_LARGE[limit](bound));
+  constructor(limit: keyof typeof TOO_LARGE, bound: number, message = TOO_LARGE[limit](bound)) {
+    super(message);
     this.name = "UploadTooLarge";
   }
-}
 
-/** what is left of a refused upload is read and dropped, so its client reads the answer instead of a reset */
-const DRAIN_AT_MOST = { bytes: 64 * 1024 ** 2, ms: 10_000 };
-
-async function drain(body: Readable): Promise<void> {
-  if (body.readableEnded || body.destroyed) return;
-  let drained = 0;
-  await new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      body.off("data", count);
-      resolve();
-    };
-    const count = (chunk: Buffer) => {
-      drained += chunk.length;
-      if (drained > DRAIN_AT_MOST.bytes) done();
-    };
-    const timer = setTimeout(done, DRAIN_AT_MOST.ms);
-    body.on("data", count).once("end", done).once("error", done).once("close", done);
-    body.resume();
-  });
+  /** one claim passed MIZAN_BATCH_MAX_CLAIM_BYTES: the message names it, by index and claim_id when known */
+  static ofClaim(found: ClaimTooLarge): UploadTooLarge {
+    const id = found.claimId === undefined ? "" : ` (claim_id ${JSON.stringify(found.claimId)})`;
+    const message = `claims[${found.index}]${id} exceeds ${found.limit} bytes of JSON (MIZAN_BATCH_MAX_CLAIM_BYTES)`;
+    return new UploadTooLarge("json", found.limit, message);
+  }
 }
 
 const NEWLINE = 0x0a;
@@ -97,18 +83,23 @@ function oneLine(bytes: Buffer): Buffer {
  * checked on its own, and while the batch is still valid written as one line to the spool file (only
  * whitespace can hold a raw line break in JSON, so breaks become spaces). Problems are collected with
  * their claim index, the first MAX_SHOWN kept, all counted. The caps end the upload as soon as they are
- * passed: the body as sent, and the JSON once decompressed (a small gzip can expand enormously).
+ * passed: the body as sent, the JSON once decompressed (a small gzip can expand enormously), and each
+ * claim's JSON (so one upload holds at most one claim's bytes, whatever a claim holds).
  */
 export async function ingestBatch(
-  body: Readable,
+  given: Readable | undefined,
   options: {
     gzip: boolean;
     spoolPath: string;
     maxUploadBytes: number;
     maxJsonBytes: number;
     maxInflateRatio: number;
+    /** one claim's JSON may not exceed this many bytes (checked as it streams, before it is kept) */
+    maxClaimBytes: number;
   },
 ): Promise<IngestOutcome> {
+  // a request without a body (and without a content type) is an empty upload, refused as such
+  const body = given ?? Readable.from([]);
   const problems: UploadProblem[] = [];
   let problemCount = 0;
   const problem = (found: UploadProblem) => {
@@ -122,24 +113,27 @@ export async function ingestBatch(
   const spoolFailed = new Promise<never>((_resolve, reject) => spool.once("error", reject));
   spoolFailed.catch(() => {});
 
-  const splitter = createClaimSplitter((bytes, index) => {
-    let claim: unknown;
-    try {
-      claim = JSON.parse(bytes.toString("utf8"));
-    } catch {
-      problem({ field: `claims[${index}]`, reason: "is not valid JSON", claim_index: index });
-      return;
-    }
-    if (!checkClaim.Check(claim)) {
-      for (const found of fieldProblems(checkClaim.Errors(claim) as unknown as SchemaError[], "claim"))
-        problem({ field: `claims[${index}].${found.field}`, reason: found.reason, claim_index: index });
-      return;
-    }
-    totalItems += (claim as BatchClaimInput).claim_items.length;
-    if (problemCount > 0) return; // an invalid batch is never analysed: stop spooling
-    spool.write(oneLine(bytes));
-    spool.write("\n");
-  });
+  const splitter = createClaimSplitter(
+    (bytes, index) => {
+      let claim: unknown;
+      try {
+        claim = JSON.parse(bytes.toString("utf8"));
+      } catch {
+        problem({ field: `claims[${index}]`, reason: "is not valid JSON", claim_index: index });
+        return;
+      }
+      if (!checkClaim.Check(claim)) {
+        for (const found of fieldProblems(checkClaim.Errors(claim) as unknown as SchemaError[], "claim"))
+          problem({ field: `claims[${index}].${found.field}`, reason: found.reason, claim_index: index });
+        return;
+      }
+      totalItems += (claim as BatchClaimInput).claim_items.length;
+      if (problemCount > 0) return; // an invalid batch is never analysed: stop spooling
+      spool.write(oneLine(bytes));
+      spool.write("\n");
+    },
+    { maxClaimBytes: options.maxClaimBytes },
+  );
 
   const counted = new Transform({
     transform(chunk: Buffer, _encoding, done) {
@@ -168,6 +162,7 @@ export async function ingestBatch(
       try {
         splitter.write(chunk);
       } catch (error) {
+        if (error instanceof ClaimTooLarge) throw UploadTooLarge.ofClaim(error);
         if (!(error instanceof BatchSyntaxError)) throw error;
         syntaxError = error;
       }
@@ -183,7 +178,7 @@ export async function ingestBatch(
     body.unpipe(counted);
     for (const stage of stages) (stage as Readable).destroy?.();
     spool.destroy();
-    await Promise.all([rm(options.spoolPath, { force: true }), drain(body)]);
+    await Promise.all([rm(options.spoolPath, { force: true }), drainBody(body)]);
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "Z_DATA_ERROR" && code !== "Z_BUF_ERROR") throw error;
     // not gzip after all: a problem of the upload, answered like any other

@@ -7,6 +7,8 @@
  * indexOf to the next quote) and the root's keys. Malformed JSON ends the upload with its byte offset.
  */
 
+import { claimIdIn } from "./claim-id.js";
+
 export class BatchSyntaxError extends Error {
   constructor(
     message: string,
@@ -19,6 +21,21 @@ export class BatchSyntaxError extends Error {
 
 /** the root fields other than claims may not be this long (they are dates, ids and a description) */
 const MAX_ROOT_VALUE = 64 * 1024;
+/** nor all of them together, keys included: the root is kept whole while the claims stream past */
+const MAX_ROOT_TOTAL = 256 * 1024;
+
+/** a claim's JSON passed the bound: the upload ends there, the claim never parsed */
+export class ClaimTooLarge extends Error {
+  constructor(
+    readonly index: number,
+    /** its claim_id, when its first bytes hold one */
+    readonly claimId: string | undefined,
+    readonly limit: number,
+  ) {
+    super(`claims[${index}] exceeds ${limit} bytes of JSON`);
+    this.name = "ClaimTooLarge";
+  }
+}
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -54,9 +71,13 @@ export interface SplitOutcome {
 
 /**
  * A splitter: `write` each chunk in order, then `end`. `onClaim` receives each claim's bytes and its
- * index (the bytes are valid only during the call).
+ * index (the bytes are valid only during the call). A claim longer than `maxClaimBytes` throws
+ * ClaimTooLarge as soon as its bytes pass the bound, before they are kept.
  */
-export function createClaimSplitter(onClaim: (bytes: Buffer, index: number) => void) {
+export function createClaimSplitter(
+  onClaim: (bytes: Buffer, index: number) => void,
+  { maxClaimBytes = Number.POSITIVE_INFINITY }: { maxClaimBytes?: number } = {},
+) {
   let state: State = "start";
   let offset = 0; // bytes consumed before the current chunk
   const root: Record<string, unknown> = {};
@@ -65,6 +86,8 @@ export function createClaimSplitter(onClaim: (bytes: Buffer, index: number) => v
   // the piece being collected (a key, a root value, a claim), across chunks
   let pieces: Buffer[] = [];
   let pieceLength = 0;
+  /** bytes of the root's own keys and values so far */
+  let rootLength = 0;
   let depth = 0;
   let inString = false;
   /** backslashes that ended the previous chunk inside a string (they may escape a quote at the start) */
@@ -85,11 +108,20 @@ export function createClaimSplitter(onClaim: (bytes: Buffer, index: number) => v
   const fail = (message: string, at: number): never => {
     throw new BatchSyntaxError(message, offset + at);
   };
+  /** keeps a piece's bytes, each bound checked before they are kept */
   const take = (chunk: Buffer, from: number, to: number) => {
     if (to <= from) return;
+    if (state === "claim" && pieceLength + (to - from) > maxClaimBytes) {
+      const head = chunk.subarray(from, from + (maxClaimBytes - pieceLength));
+      throw new ClaimTooLarge(claims, claimIdIn(Buffer.concat([...pieces, head])), maxClaimBytes);
+    }
+    if (state !== "claim") {
+      rootLength += to - from;
+      if (pieceLength + (to - from) > MAX_ROOT_VALUE) fail("a field of the batch is too long", to);
+      if (rootLength > MAX_ROOT_TOTAL) fail("the fields of the batch other than claims are too long", to);
+    }
     pieces.push(chunk.subarray(from, to));
     pieceLength += to - from;
-    if (state !== "claim" && pieceLength > MAX_ROOT_VALUE) fail("a field of the batch is too long", to);
   };
   const collected = (): Buffer => {
     const whole = pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces, pieceLength);
@@ -294,6 +326,7 @@ export function createClaimSplitter(onClaim: (bytes: Buffer, index: number) => v
   return {
     write,
     end(): SplitOutcome {
+      if (state === "start") fail("the upload holds no JSON (it is empty)", 0);
       if (state !== "done") fail("the batch ends before its JSON is complete", 0);
       return { root, claimsPresent, claims };
     },

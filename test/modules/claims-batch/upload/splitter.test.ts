@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
   BatchSyntaxError,
+  ClaimTooLarge,
   createClaimSplitter,
 } from "../../../../src/modules/claims-batch/upload/splitter.js";
 
@@ -62,6 +63,12 @@ describe("claim splitter", () => {
       ['{"claims": [{"a": 1} {"b": 2}]}', /',' or '\]' was expected/],
       ['{"a": 1', /ends before its JSON is complete/],
       ['{"a": 1} x', /unexpected content after the batch/],
+      [" \n", /holds no JSON/],
+      [`{"a": "${"x".repeat(70_000)}"}`, /a field of the batch is too long/],
+      [
+        `{${Array.from({ length: 5 }, (_, n) => `"f${n}": "${"x".repeat(60_000)}"`).join(",")}}`,
+        /other than claims are too long/,
+      ],
       ['{"a": tru}', /not valid JSON/],
       ['{"a" 1}', /':' was expected/],
     ] as const) {
@@ -75,5 +82,33 @@ describe("claim splitter", () => {
         },
       );
     }
+  });
+
+  it("refuses a claim the moment its bytes pass the bound, never keeping more, naming its index and claim_id", () => {
+    const claim = JSON.stringify({ claim_id: "C-1", claim_items: [{ n: 1 }] });
+    const text = `{"claims": [${claim}, ${claim}]}`;
+    for (const size of [1, 5, 64]) {
+      const exact = createClaimSplitter(() => {}, { maxClaimBytes: claim.length });
+      for (let at = 0; at < text.length; at += size) exact.write(Buffer.from(text.slice(at, at + size)));
+      assert.equal(exact.end().claims, 2, "a claim of exactly the bound passes");
+    }
+    const tooLong = createClaimSplitter(() => {}, { maxClaimBytes: claim.length - 1 });
+    assert.throws(
+      () => tooLong.write(Buffer.from(text)),
+      (error: unknown) =>
+        error instanceof ClaimTooLarge &&
+        error.index === 0 &&
+        error.claimId === "C-1" &&
+        error.limit === claim.length - 1,
+    );
+    // 100 MiB of one string in 64 KiB chunks: refused within one chunk past 1 MiB
+    const chunk = Buffer.alloc(64 * 1024, "x");
+    const bounded = createClaimSplitter(() => assert.fail("no claim is whole"), { maxClaimBytes: 1024 ** 2 });
+    bounded.write(Buffer.from('{"claims": [{"claim_id": "C-BIG", "note": "'));
+    let fed = 0;
+    assert.throws(() => {
+      for (; fed < 100 * 1024 ** 2; fed += chunk.length) bounded.write(chunk);
+    }, ClaimTooLarge);
+    assert.ok(fed <= 1024 ** 2, `${fed} bytes were fed before the refusal`);
   });
 });

@@ -1,0 +1,13 @@
+/**
+ * The fit of one tenant's model, in a thread of its own (fit.ts starts it): the fit is CPU-bound, so only
+ * a thread can be stopped when it runs past its time, and the worker's event loop keeps its heartbeats.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import {
+  fitProviderModel,
+  type LabelledExample,
+  validateProviderModel,
+} from "../../engine/fwa/provider-model.js";
+
+const examples = (workerData as { examples: LabelledExample[] }).examples;
+parentPort?.postMessage({ model: fitProviderModel(examples), validation: validateProviderModel(examples) });
