@@ -42,7 +42,7 @@ import { createRateLimiter } from "./platform/http/rate-limit.js";
 import { requireTenantApiKey } from "./platform/http/tenant-auth.js";
 import { validatorCompiler } from "./platform/http/validation.js";
 import type { JobQueue } from "./platform/jobs/queue.js";
-import { prettyOnTerminal } from "./platform/logging.js";
+import { logSerializers, prettyOnTerminal } from "./platform/logging.js";
 import { registerMetrics } from "./platform/metrics.js";
 
 export const API_PREFIX = "/:tenant/v4.0/health";
@@ -66,6 +66,7 @@ export async function buildApp(config: Config, db: Db, jobs: JobQueue): Promise<
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      serializers: logSerializers,
       ...prettyOnTerminal(),
       redact: {
         paths: ['req.headers["access-key"]', "req.headers.authorization", "req.headers.cookie"],
@@ -75,6 +76,7 @@ export async function buildApp(config: Config, db: Db, jobs: JobQueue): Promise<
     https: config.tls ? { cert: config.tls.cert, key: config.tls.key } : null,
     genReqId: requestIdOf,
     return503OnClosing: true,
+    trustProxy: config.trustProxy,
     forceCloseConnections: "idle",
     routerOptions: { ignoreTrailingSlash: true },
     // some HTTP clients percent-encode the "$" of a FHIR operation; the router matches it as sent

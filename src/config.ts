@@ -30,6 +30,8 @@ export interface Config {
   tls: { cert: string; key: string } | undefined;
   /** requests per minute per credential; 0 = off */
   rateLimit: number;
+  /** the proxies whose X-Forwarded-For is believed (Fastify's trustProxy): addresses and CIDR ranges */
+  trustProxy: string[] | false;
   logLevel: LogLevel;
   /** whether GET /metrics is served */
   metrics: boolean;
@@ -209,6 +211,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     tls,
     rateLimit: integer("MIZAN_RATE_LIMIT", 120_000, 0, 100_000_000),
+    trustProxy: trustProxyOf(read("MIZAN_TRUST_PROXY"), problems),
     logLevel: oneOf("LOG_LEVEL", LOG_LEVELS, "info"),
     metrics: oneOf("MIZAN_METRICS", ["0", "1"] as const, "1") === "1",
     jobsSchema: read("MIZAN_JOBS_SCHEMA") ?? "pgboss",
@@ -230,4 +233,18 @@ function readPem(name: string, file: string, problems: string[]): string {
     problems.push(`${name}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`);
     return "";
   }
+}
+
+/**
+ * MIZAN_TRUST_PROXY: behind a reverse proxy the client's address (sign-in limits, logs) is the one the
+ * proxy forwards, believed only from these proxies: comma-separated addresses and CIDR ranges
+ * (10.0.0.0/8,127.0.0.1). Unset: nobody is believed.
+ */
+function trustProxyOf(raw: string | undefined, problems: string[]): string[] | false {
+  if (raw === undefined) return false;
+  const entries = raw.split(",").map((entry) => entry.trim());
+  const address = /^(\d{1,3}(\.\d{1,3}){3}|[0-9a-f:]+)(\/\d{1,3})?$/i;
+  if (entries.every((entry) => address.test(entry))) return entries;
+  problems.push(`MIZAN_TRUST_PROXY must be comma-separated addresses or CIDR ranges (got "${raw}")`);
+  return false;
 }

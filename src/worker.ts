@@ -5,7 +5,7 @@ import { startEmbeddedMaintenance } from "./platform/db/maintenance.js";
 import { migrate } from "./platform/db/migrate.js";
 import { openDatabase } from "./platform/db/open.js";
 import { createJobRunner } from "./platform/jobs/queue.js";
-import { prettyOnTerminal } from "./platform/logging.js";
+import { logSerializers, prettyOnTerminal } from "./platform/logging.js";
 
 export interface RunningWorker {
   log: Logger;
@@ -17,7 +17,7 @@ export interface RunningWorker {
  * number of these may run against one PostgreSQL beside API nodes started with MIZAN_WORKERS=0.
  */
 export async function startWorker(config: Config): Promise<RunningWorker> {
-  const log = pino({ level: config.logLevel, ...prettyOnTerminal() });
+  const log = pino({ level: config.logLevel, serializers: logSerializers, ...prettyOnTerminal() });
   const db = await openDatabase(config);
   try {
     await migrate(db);

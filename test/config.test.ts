@@ -116,6 +116,19 @@ describe("configuration", () => {
     }
   });
 
+  it("reads the proxies whose forwarded address is believed, and none by default", () => {
+    assert.equal(loadConfig({}).trustProxy, false);
+    assert.deepEqual(loadConfig({ MIZAN_TRUST_PROXY: "10.0.0.0/8, 127.0.0.1" }).trustProxy, [
+      "10.0.0.0/8",
+      "127.0.0.1",
+    ]);
+    assert.throws(
+      () => loadConfig({ MIZAN_TRUST_PROXY: "everyone" }),
+      (error: unknown) =>
+        error instanceof ConfigError && error.problems[0]?.startsWith("MIZAN_TRUST_PROXY") === true,
+    );
+  });
+
   it("reads the allowed webhook ranges, * as every address, and refuses what is not a range", () => {
     assert.deepEqual(loadConfig({ MIZAN_WEBHOOK_ALLOW_PRIVATE: "*" }).webhooks.allowPrivate, [
       "0.0.0.0/0",

@@ -7,7 +7,7 @@ import type { Db } from "../platform/db/db.js";
 import { migrate } from "../platform/db/migrate.js";
 import { openDatabase } from "../platform/db/open.js";
 import { createJobRunner, type JobQueue } from "../platform/jobs/queue.js";
-import { prettyOnTerminal } from "../platform/logging.js";
+import { logSerializers, prettyOnTerminal } from "../platform/logging.js";
 import { describeDemo, ensureDemoTenant, seedDemo } from "./seed.js";
 
 /**
@@ -17,7 +17,7 @@ import { describeDemo, ensureDemoTenant, seedDemo } from "./seed.js";
 export async function demoCommand(config: Config, tenantName: string): Promise<string> {
   // the jobs' progress lines at info would bury the report; LOG_LEVEL=debug still shows everything
   const level = config.logLevel === "info" ? "warn" : config.logLevel;
-  const log = pino({ level, ...prettyOnTerminal() });
+  const log = pino({ level, serializers: logSerializers, ...prettyOnTerminal() });
   const db = await openDatabase(config);
   try {
     await migrate(db);

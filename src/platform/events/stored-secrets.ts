@@ -1,9 +1,4 @@
-/**
- * Fields of a database error that can carry the values of the statement that failed: PGlite's
- * statement text (a prepared statement runs as EXECUTE with its values written out as literals) and
- * parameters, and PostgreSQL's detail ("Failing row contains (…)" lists every column of the row).
- */
-const VALUE_FIELDS = ["query", "params", "queryOptions", "detail", "where", "internalQuery"] as const;
+import { STATEMENT_VALUE_FIELDS } from "../logging.js";
 
 /**
  * Runs a write that stores a webhook's or a subscription's secret. If it fails, the error loses the
@@ -14,7 +9,7 @@ export async function storingSecret<T>(write: () => Promise<T>): Promise<T> {
     return await write();
   } catch (error) {
     if (typeof error === "object" && error !== null)
-      for (const field of VALUE_FIELDS) delete (error as Record<string, unknown>)[field];
+      for (const field of STATEMENT_VALUE_FIELDS) delete (error as Record<string, unknown>)[field];
     throw error;
   }
 }
