@@ -1957,8 +1957,10 @@ export interface paths {
                         name?: string;
                         /** Format: email */
                         email?: string;
-                        /** @description an inactive user cannot sign in */
+                        /** @description an inactive user cannot sign in; false also ends the user's sessions */
                         active?: boolean;
+                        /** @description true lifts the user's console sign-in lockouts, from every source */
+                        unlock?: boolean;
                     };
                 };
             };
@@ -4877,6 +4879,7 @@ export interface paths {
                                     attempted_at: string;
                                     status_code: number | null;
                                     latency_ms: number;
+                                    /** @description null on success; otherwise a few words: HTTP <status>, a timeout, a connection error, or a refused address (never any part of the answer's body) */
                                     error: string | null;
                                     next_attempt_at: string | null;
                                 }[];
