@@ -1,6 +1,7 @@
 import { recordAudit } from "../../platform/audit/audit.js";
 import type { Db } from "../../platform/db/db.js";
 import { emitEvent } from "../../platform/events/outbox.js";
+import { publicFailure } from "../../platform/jobs/failure.js";
 import type { JobContext, JobDefinition, JobQueue } from "../../platform/jobs/queue.js";
 import { networkRepo } from "../networks/repo.js";
 import { importPatients, retryRaced } from "./import.js";
@@ -95,14 +96,18 @@ export const bulkImportJob: JobDefinition<BulkImportJobData> = {
     try {
       await runBulkImport(data, context);
     } catch (error) {
-      // shown by GET bulk-job while the queue waits to retry
-      const message = error instanceof Error ? error.message : String(error);
-      await bulkJobRepo.recordAttemptError(context.db, data.jobId, message).catch(() => {});
+      // shown by GET bulk-job while the queue waits to retry: a reference, the error itself in the log
+      const failure = publicFailure(context.log, error, "BULK_IMPORT_FAILED", "The bulk import attempt", {
+        bulkJob: data.jobId,
+      });
+      await bulkJobRepo.recordAttemptError(context.db, data.jobId, failure.message).catch(() => {});
       throw error;
     }
   },
   async giveUp(data, error, context) {
-    const message = error instanceof Error ? error.message : String(error);
-    await finishJob(context.db, context.jobs, data.jobId, "failed", message);
+    const failure = publicFailure(context.log, error, "BULK_IMPORT_FAILED", "The bulk import", {
+      bulkJob: data.jobId,
+    });
+    await finishJob(context.db, context.jobs, data.jobId, "failed", failure.message);
   },
 };
