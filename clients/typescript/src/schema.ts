@@ -5447,15 +5447,6 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            communication_requests: {
-                                id: number;
-                                reviewer: string;
-                                content: string;
-                                erp_item_ids: string[];
-                                /** Format: date-time */
-                                created_at: string;
-                            }[];
-                        } & {
                             [key: string]: unknown;
                         };
                     };

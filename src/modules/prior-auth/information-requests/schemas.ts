@@ -15,12 +15,3 @@ export const InformationRequestBody = Type.Object({
 export type InformationRequestInput = Static<typeof InformationRequestBody>;
 
 export const InformationRequestCreated = Type.Object({ id: Type.Integer(), ...CodeMessage });
-
-/** an information request as get-one lists it (`communication_requests`) */
-export const InformationRequestView = Type.Object({
-  id: Type.Integer(),
-  reviewer: Type.String(),
-  content: Type.String(),
-  erp_item_ids: Type.Array(Type.String()),
-  created_at: Type.String({ format: "date-time" }),
-});
