@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Bundle, OperationOutcome } from "@medplum/fhirtypes";
 import { CS, profile } from "../../reference/nphies-fhir.js";
 import type { Message } from "./bundle.js";
-import { responseMessageOf } from "./message.js";
+import { payerMessageOf } from "./message.js";
 import { partiesOf } from "./target.js";
 
 /** a NPHIES business rule a message breaks: its id and text in the pack's validation-rules */
@@ -40,39 +40,28 @@ const operationOutcomeOf = (broken: BrokenAt): OperationOutcome => ({
  */
 export function acknowledgementMessageOf(message: Message, at: Date, broken?: BrokenAt): Bundle {
   const parties = partiesOf(message);
-  const answer = {
-    event: "acknowledgement",
-    requestMessageId: message.header.id,
-    providerLicense: parties.provider,
-    payerLicense: parties.payer,
-    at,
-  };
-  // responseMessageOf always writes a focus: the plain acknowledgement drops it below
   const outcome = broken === undefined ? undefined : operationOutcomeOf(broken);
-  const bundle = responseMessageOf(answer, outcome ?? { resourceType: "OperationOutcome", issue: [] }, []);
-  const [first, focus] = bundle.entry ?? [];
-  const header = first?.resource;
-  if (header?.resourceType !== "MessageHeader" || focus?.fullUrl === undefined)
-    throw new Error("a response message starts with its MessageHeader, then its focus");
+  const bundle = payerMessageOf(
+    {
+      event: "acknowledgement",
+      providerLicense: parties.provider,
+      payerLicense: parties.payer,
+      at,
+      requestMessageId: message.header.id,
+      focusIsDetails: true,
+    },
+    outcome === undefined ? [] : [outcome],
+    [],
+  );
   // an error-notice comes from NPHIES itself, not a provider: the acknowledgement goes back to its sender
   const sender = message.header.sender?.identifier;
-  if (parties.provider === "" && sender?.value !== undefined)
+  const header = bundle.entry?.[0]?.resource;
+  if (parties.provider === "" && sender?.value !== undefined && header?.resourceType === "MessageHeader")
     header.destination = [
       {
         endpoint: message.header.source?.endpoint ?? sender.value,
         receiver: { type: "Organization", identifier: { system: sender.system, value: sender.value } },
       },
     ];
-  if (outcome === undefined) {
-    const { focus: _alone, ...alone } = header;
-    return { ...bundle, entry: [{ ...first, resource: alone }] };
-  }
-  header.response = {
-    identifier: message.header.id,
-    // CONTRACT section 11: every message a payer receives is answered ok; the OperationOutcome says why
-    // nothing was taken
-    code: "ok",
-    details: { reference: focus.fullUrl },
-  };
   return bundle;
 }

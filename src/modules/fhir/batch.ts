@@ -1,10 +1,11 @@
-import { createHash, randomUUID } from "node:crypto";
-import type { Bundle, BundleEntry, MessageHeader } from "@medplum/fhirtypes";
+import { createHash } from "node:crypto";
+import type { Bundle } from "@medplum/fhirtypes";
 import type { RequestContext } from "../../platform/context.js";
 import { AppError } from "../../platform/http/errors.js";
-import { MESSAGE_EVENTS, PAYER_LICENSE, PROVIDER_LICENSE, profile } from "../../reference/nphies-fhir.js";
 import { answerOnce } from "./answers.js";
 import { type Message, readMessage } from "./bundle.js";
+import { payerMessageOf } from "./message.js";
+import { partiesOf } from "./target.js";
 
 const CLAIM_EVENTS = new Set(["claim-request", "priorauth-request"]);
 
@@ -58,36 +59,18 @@ export async function answerBatch(
       const innerHash = createHash("sha256").update(text).digest("hex");
       responses.push(JSON.parse(await process(ctx, body, innerHash)));
     }
-    const entries: BundleEntry[] = responses.map((response) => ({
-      fullUrl: `urn:uuid:${response.id ?? randomUUID()}`,
-      resource: response,
-    }));
-    const provider = message.header.sender?.identifier?.value ?? "";
-    const payer = message.header.destination?.[0]?.receiver?.identifier?.value ?? "";
-    const header: MessageHeader = {
-      resourceType: "MessageHeader",
-      id: randomUUID(),
-      meta: { profile: [profile("message-header")] },
-      eventCoding: { system: MESSAGE_EVENTS, code: "batch-response" },
-      destination: [
-        {
-          endpoint: `${PROVIDER_LICENSE}/${provider}`,
-          receiver: { type: "Organization", identifier: { system: PROVIDER_LICENSE, value: provider } },
-        },
-      ],
-      sender: { type: "Organization", identifier: { system: PAYER_LICENSE, value: payer } },
-      source: { endpoint: `${PAYER_LICENSE}/${payer}` },
-      response: { identifier: message.header.id, code: "ok" },
-      focus: entries.map((entry) => ({ reference: entry.fullUrl })),
-    };
-    const bundle: Bundle = {
-      resourceType: "Bundle",
-      id: randomUUID(),
-      meta: { profile: [profile("bundle")] },
-      type: "message",
-      timestamp: ctx.now().toISOString(),
-      entry: [{ fullUrl: `urn:uuid:${header.id}`, resource: header }, ...entries],
-    };
+    const parties = partiesOf(message);
+    const bundle = payerMessageOf(
+      {
+        event: "batch-response",
+        providerLicense: parties.provider,
+        payerLicense: parties.payer,
+        at: ctx.now(),
+        requestMessageId: message.header.id,
+      },
+      responses,
+      [],
+    );
     return { bundle, transactionId: null };
   });
 }

@@ -1,28 +1,18 @@
 import { randomUUID } from "node:crypto";
 import type {
   Bundle,
-  BundleEntry,
   CommunicationRequest,
   CommunicationRequestPayload,
-  MessageHeader,
   Organization,
 } from "@medplum/fhirtypes";
 import { emitEvent, FHIR_MESSAGE_EVENT } from "../../platform/events/outbox.js";
 import { type Reaction, reactTo } from "../../platform/events/reactions.js";
-import {
-  CS,
-  EXTENSION,
-  HL7,
-  MESSAGE_EVENTS,
-  PAYER_LICENSE,
-  PROVIDER_LICENSE,
-  profile,
-} from "../../reference/nphies-fhir.js";
+import { CS, EXTENSION, HL7, PAYER_LICENSE, profile } from "../../reference/nphies-fhir.js";
 import {
   PRIOR_AUTH_INFORMATION_REQUESTED,
   type PriorAuthInformationRequested,
 } from "../prior-auth/events.js";
-import { concept, entryOf } from "./message.js";
+import { concept, payerMessageOf } from "./message.js";
 import type { FhirOrigin, ReceivedEntry } from "./origin.js";
 import { fhirRequestRepo } from "./repo.js";
 
@@ -94,37 +84,12 @@ export function communicationRequestBundleOf(
     recipient: [{ reference: origin.provider.fullUrl }],
     sender: { reference: insurer.fullUrl },
   };
-  const header: MessageHeader = {
-    resourceType: "MessageHeader",
-    id: randomUUID(),
-    meta: { profile: [profile("message-header")] },
-    eventCoding: { system: MESSAGE_EVENTS, code: "communication-request" },
-    destination: [
-      {
-        endpoint: `${PROVIDER_LICENSE}/${origin.provider_license}`,
-        receiver: {
-          type: "Organization",
-          identifier: { system: PROVIDER_LICENSE, value: origin.provider_license },
-        },
-      },
-    ],
-    sender: { type: "Organization", identifier: { system: PAYER_LICENSE, value: payer } },
-    source: { endpoint: `${PAYER_LICENSE}/${payer}` },
-    focus: [{ reference: `urn:uuid:${focusId}` }],
-  };
-  const entries: BundleEntry[] = [
-    { fullUrl: `urn:uuid:${header.id}`, resource: header },
-    { fullUrl: `urn:uuid:${focusId}`, resource: focus },
-    ...[origin.patient, origin.provider, insurer].map(entryOf),
-  ];
-  return {
-    resourceType: "Bundle",
-    id: randomUUID(),
-    meta: { profile: [profile("bundle")] },
-    type: "message",
-    timestamp: at.toISOString(),
-    entry: entries,
-  };
+  // the payer writes first: no request is answered
+  return payerMessageOf(
+    { event: "communication-request", providerLicense: origin.provider_license, payerLicense: payer, at },
+    [focus],
+    [origin.patient, origin.provider, insurer],
+  );
 }
 
 /**

@@ -16,52 +16,77 @@ export const entryOf = (received: ReceivedEntry): BundleEntry => ({
   resource: received.resource as unknown as Resource,
 });
 
+/** who a payer's message goes to and what it answers: licences, the event, and the request it answers */
+export interface PayerMessage {
+  event: string;
+  providerLicense: string;
+  payerLicense: string;
+  at: Date;
+  /** the MessageHeader id of the request answered; absent when the payer writes first */
+  requestMessageId?: string;
+  /** the answer's first focus is also `response.details` (an acknowledgement's OperationOutcome) */
+  focusIsDetails?: boolean;
+}
+
 /**
- * A response message: its MessageHeader (the response event, the parties swapped: the payer sends to the
- * provider, `response.identifier` = the request's MessageHeader id) focused on `focus`, then the resources
- * the focus references.
+ * A message from the payer to a provider: its MessageHeader (the payer sends to the provider, by licence;
+ * `response.identifier` = the request's MessageHeader id when it answers one) focused on each of `focus`,
+ * then the resources the focus references.
  */
-export function responseMessageOf(
-  answer: {
-    event: string;
-    requestMessageId: string;
-    providerLicense: string;
-    payerLicense: string;
-    at: Date;
-  },
-  focus: Resource,
+export function payerMessageOf(
+  message: PayerMessage,
+  focus: readonly Resource[],
   referenced: readonly ReceivedEntry[],
 ): Bundle {
-  const focusUrl = `urn:uuid:${randomUUID()}`;
+  const focusEntries = focus.map((resource) => ({ fullUrl: `urn:uuid:${randomUUID()}`, resource }));
   const header: MessageHeader = {
     resourceType: "MessageHeader",
     id: randomUUID(),
     meta: { profile: [profile("message-header")] },
-    eventCoding: { system: MESSAGE_EVENTS, code: answer.event },
+    eventCoding: { system: MESSAGE_EVENTS, code: message.event },
     destination: [
       {
-        endpoint: `${PROVIDER_LICENSE}/${answer.providerLicense}`,
+        endpoint: `${PROVIDER_LICENSE}/${message.providerLicense}`,
         receiver: {
           type: "Organization",
-          identifier: { system: PROVIDER_LICENSE, value: answer.providerLicense },
+          identifier: { system: PROVIDER_LICENSE, value: message.providerLicense },
         },
       },
     ],
-    sender: { type: "Organization", identifier: { system: PAYER_LICENSE, value: answer.payerLicense } },
-    source: { endpoint: `${PAYER_LICENSE}/${answer.payerLicense}` },
-    response: { identifier: answer.requestMessageId, code: "ok" },
-    focus: [{ reference: focusUrl }],
+    sender: { type: "Organization", identifier: { system: PAYER_LICENSE, value: message.payerLicense } },
+    source: { endpoint: `${PAYER_LICENSE}/${message.payerLicense}` },
+    ...(message.requestMessageId === undefined
+      ? {}
+      : {
+          response: {
+            identifier: message.requestMessageId,
+            code: "ok" as const,
+            ...(message.focusIsDetails && focusEntries[0]
+              ? { details: { reference: focusEntries[0].fullUrl } }
+              : {}),
+          },
+        }),
+    ...(focusEntries.length === 0
+      ? {}
+      : { focus: focusEntries.map((entry) => ({ reference: entry.fullUrl })) }),
   };
   return {
     resourceType: "Bundle",
     id: randomUUID(),
     meta: { profile: [profile("bundle")] },
     type: "message",
-    timestamp: answer.at.toISOString(),
+    timestamp: message.at.toISOString(),
     entry: [
       { fullUrl: `urn:uuid:${header.id}`, resource: header },
-      { fullUrl: focusUrl, resource: focus },
+      ...focusEntries,
       ...referenced.map(entryOf),
     ],
   };
 }
+
+/** the response message to a request: the payer's message answering it, focused on `focus` */
+export const responseMessageOf = (
+  answer: PayerMessage & { requestMessageId: string },
+  focus: Resource,
+  referenced: readonly ReceivedEntry[],
+): Bundle => payerMessageOf(answer, [focus], referenced);
