@@ -1,6 +1,5 @@
 import type { RequestContext } from "../../platform/context.js";
 import { ADJUDICATION_ERROR, type AdjudicationError } from "../../reference/nphies-fhir.js";
-import { memberRepo } from "../members/repo.js";
 import { type MemberPolicyRow, patientLinkRepo } from "../policies/repo.js";
 import { answerPolicy, lightweightAnswer, type PolicyAnswer } from "./eligibility-policy.js";
 import type { AskedCoverage, EligibilityRequest } from "./eligibility-request.js";
@@ -51,30 +50,25 @@ function notFound(request: EligibilityRequest, keys: SubjectKeys): Found {
   };
 }
 
-/** the patient's other member records (same national id, iqama or passport): each may hold a policy */
-async function otherHoldings(ctx: RequestContext, keys: SubjectKeys, member: Member) {
-  const others = (await memberRepo.findByIdentifiers(ctx.db, ctx.tenantId, keys.patientIds)).filter(
-    (row) => row.pk !== member.pk,
-  );
-  return Promise.all(
-    others.map(async (row) => ({
-      member: { pk: row.pk, memberId: row.member_id },
-      rows: await patientLinkRepo.listPoliciesOfMember(ctx.db, row.pk),
+/** the policies of the patient's other member records (found with the member): each may hold one */
+const otherHoldings = (ctx: RequestContext, others: readonly Member[]) =>
+  Promise.all(
+    others.map(async (member) => ({
+      member,
+      rows: await patientLinkRepo.listPoliciesOfMember(ctx.db, member.pk),
     })),
   );
-}
 
 /** discovery: the policies in force on the day not answered already; else the member's latest, not in force */
 async function discover(
   ctx: RequestContext,
   request: EligibilityRequest,
-  keys: SubjectKeys,
-  subject: { member: Member; policies: MemberPolicyRow[] },
+  subject: { member: Member; policies: MemberPolicyRow[]; others: Member[] },
   answered: readonly Answered[],
 ): Promise<Answered[]> {
   const holdings = [
     { member: subject.member, rows: subject.policies },
-    ...(await otherHoldings(ctx, keys, subject.member)),
+    ...(await otherHoldings(ctx, subject.others)),
   ];
   const done = new Set(answered.map(({ answer }) => `${answer.memberId}/${answer.policy?.policy_id}`));
   const inForce = holdings.flatMap(({ member, rows }) =>
@@ -120,7 +114,7 @@ async function findStandard(
   return {
     found: true,
     memberId,
-    answered: [...asked, ...(await discover(ctx, request, keys, subject, asked))],
+    answered: [...asked, ...(await discover(ctx, request, subject, asked))],
   };
 }
 

@@ -23,6 +23,8 @@ export type Subject =
       found: true;
       member: { pk: number; memberId: string; gender: "MALE" | "FEMALE"; dateOfBirth: string };
       policies: MemberPolicyRow[];
+      /** the patient's other member records (the same national id, iqama or passport) */
+      others: { pk: number; memberId: string }[];
     }
   | { found: false; errorCode: "1657" | "1658"; message: string };
 
@@ -88,5 +90,8 @@ export async function findSubject(
       dateOfBirth: member.date_of_birth.toISOString(),
     },
     policies,
+    others: found
+      .filter((row) => row.pk !== member.pk && byPatient(row))
+      .map((row) => ({ pk: row.pk, memberId: row.member_id })),
   };
 }
