@@ -2,7 +2,6 @@ import type { WebhookSettings } from "../../config.js";
 import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db } from "../../platform/db/db.js";
 import { deliveryRepo } from "../../platform/events/deliveries.js";
-import { storingSecret } from "../../platform/events/stored-secrets.js";
 import { checkTarget } from "../../platform/events/target-address.js";
 import { AppError } from "../../platform/http/errors.js";
 import { type SubscriptionRow, subscriptionRepo } from "./repo.js";
@@ -29,22 +28,20 @@ export async function subscribe(
     { url: input.webhook_url, secret: input.secret ?? null, secretField: "secret" },
     settings.allowPrivate,
   );
-  return storingSecret(() =>
-    db.transaction(async (tx) => {
-      const row = await subscriptionRepo.insert(tx, actor.tenantId, {
-        webhook_url: input.webhook_url,
-        events: [...new Set(input.events)],
-        secret: input.secret ?? null,
-      });
-      await recordAudit(tx, actor, {
-        action: "claims-subscription.create",
-        entityType: "claims-subscription",
-        entityKey: row.id,
-        details: { webhook_url: row.webhook_url, events: row.events, signed: input.secret != null },
-      });
-      return row;
-    }),
-  );
+  return db.transaction(async (tx) => {
+    const row = await subscriptionRepo.insert(tx, actor.tenantId, {
+      webhook_url: input.webhook_url,
+      events: [...new Set(input.events)],
+      secret: input.secret ?? null,
+    });
+    await recordAudit(tx, actor, {
+      action: "claims-subscription.create",
+      entityType: "claims-subscription",
+      entityKey: row.id,
+      details: { webhook_url: row.webhook_url, events: row.events, signed: input.secret != null },
+    });
+    return row;
+  });
 }
 
 export async function unsubscribe(db: Db, actor: TenantActor, id: string): Promise<SubscriptionRow> {

@@ -3,7 +3,6 @@ import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db, Queryable } from "../../platform/db/db.js";
 import { deliveryRepo } from "../../platform/events/deliveries.js";
 import { emitEventTo } from "../../platform/events/outbox.js";
-import { storingSecret } from "../../platform/events/stored-secrets.js";
 import { checkTarget } from "../../platform/events/target-address.js";
 import { AppError } from "../../platform/http/errors.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
@@ -24,26 +23,24 @@ export async function createWebhook(
     { url: input.webhook_url, secret: input.secret_token ?? null, secretField: "secret_token" },
     settings.allowPrivate,
   );
-  return storingSecret(() =>
-    db.transaction(async (tx) => {
-      const webhook = await webhookRepo.insert(tx, actor.tenantId, {
-        webhook_url: input.webhook_url,
-        hook_type: input.hook_type,
-        secret_token: input.secret_token ?? null,
-      });
-      await recordAudit(tx, actor, {
-        action: "webhook.create",
-        entityType: "webhook",
-        entityKey: String(webhook.id),
-        details: {
-          hook_type: webhook.hook_type,
-          webhook_url: webhook.webhook_url,
-          signed: webhook.secret_token !== null,
-        },
-      });
-      return webhook;
-    }),
-  );
+  return db.transaction(async (tx) => {
+    const webhook = await webhookRepo.insert(tx, actor.tenantId, {
+      webhook_url: input.webhook_url,
+      hook_type: input.hook_type,
+      secret_token: input.secret_token ?? null,
+    });
+    await recordAudit(tx, actor, {
+      action: "webhook.create",
+      entityType: "webhook",
+      entityKey: String(webhook.id),
+      details: {
+        hook_type: webhook.hook_type,
+        webhook_url: webhook.webhook_url,
+        signed: webhook.secret_token !== null,
+      },
+    });
+    return webhook;
+  });
 }
 
 export function listWebhooks(db: Db, tenantId: number): Promise<WebhookRow[]> {

@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import pino from "pino";
 import { subscribe } from "../../../src/modules/claims-batch/subscriptions.js";
 import { createWebhook } from "../../../src/modules/webhooks/service.js";
 import type { Db } from "../../../src/platform/db/db.js";
+import { logSerializers } from "../../../src/platform/logging.js";
 import { openTestDb } from "../../helpers.js";
 
 const SECRET = "plain-TOPSECRET-token";
 
-/** what the logger writes of an error (`{ err }` goes through pino's error serializer) */
-const logged = (error: unknown) => JSON.stringify(pino.stdSerializers.err(error as Error));
+/** what the service's loggers write of an error (`{ err }` goes through their error serializer) */
+const logged = (error: unknown) => JSON.stringify(logSerializers.err(error as Error));
 
 /** the error a write raised, as the error handler would log it */
 async function failure(write: () => Promise<unknown>): Promise<unknown> {
