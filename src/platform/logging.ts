@@ -18,7 +18,7 @@ export function prettyOnTerminal(): { transport?: { target: string; options: Rec
  * PostgreSQL's detail ("Failing row contains (…)", "Key (national_id)=(…) already exists"). Secrets and
  * members' personal data would reach the log with them.
  */
-export const STATEMENT_VALUE_FIELDS = [
+const STATEMENT_VALUE_FIELDS = [
   "query",
   "params",
   "queryOptions",
