@@ -20,20 +20,20 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { Compile } from "typebox/compile";
 import { analyzeBatch } from "../src/engine/fwa/analyze.js";
-import { createColumnarBuilder, textOf } from "../src/engine/fwa/columnar.js";
-import { FWA_DETECTORS } from "../src/engine/fwa/detectors.js";
+import { createColumnarBuilder, textOf } from "../src/engine/fwa/columns/columnar.js";
 import {
   fitProviderModel,
   type LabelledExample,
   type ProviderModel,
   validateProviderModel,
-} from "../src/engine/fwa/provider-model.js";
-import { providerEvidence, rankProviders } from "../src/engine/fwa/rankings.js";
+} from "../src/engine/fwa/model/provider-model.js";
+import { providerEvidence, rankProviders } from "../src/engine/fwa/ranking/providers.js";
+import { FWA_DETECTORS } from "../src/engine/fwa/registry.js";
 import type { BatchDecisions, ColumnarBatchView } from "../src/engine/fwa/types.js";
 import { BatchClaim, type BatchClaimInput } from "../src/modules/claims-batch/claim.js";
 // (registers the formats BatchClaim refers to)
 import "../src/platform/http/validation.js";
-import { averagePrecision, rocAuc } from "../src/engine/fwa/quality.js";
+import { averagePrecision, rocAuc } from "../src/engine/fwa/model/quality.js";
 
 const DIR =
   process.env.BENCH_FWA_REAL_DIR ?? join(import.meta.dirname, "..", "..", "shared", "data", "fwa-real");

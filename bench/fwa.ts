@@ -1,8 +1,8 @@
 /**
  * `npm run bench:fwa`: the quality of the FWA detectors on a labelled synthetic batch. The batch is generated
- * in memory with injected patterns (scripts/fwa-inject.ts), every claim goes through JSON and the batch
+ * in memory with injected patterns (synthetic/injection/), every claim goes through JSON and the batch
  * schema as an upload's would, the columns are built and `analyzeBatch` runs the detectors as the batch job
- * does; the decisions are then held against the ground truth (scripts/fwa-metrics.ts says how). The detectors
+ * does; the decisions are then held against the ground truth (synthetic/metrics/ says how). The detectors
  * see only the batch. Prints a table with the targets met or missed, then one JSON line with every figure.
  * Exits 0 whatever the figures (a benchmark, not a test).
  *
@@ -11,16 +11,22 @@
  * pattern, at least; default 6), BENCH_FWA_THRESHOLD (the flag threshold, default 0.5).
  */
 import { Compile } from "typebox/compile";
-import type { FwaPattern, TruthRecord } from "../scripts/fwa-inject.js";
-import { generateClaims } from "../scripts/generate-batch.js";
 import { analyzeBatch } from "../src/engine/fwa/analyze.js";
-import { createColumnarBuilder } from "../src/engine/fwa/columnar.js";
+import { createColumnarBuilder } from "../src/engine/fwa/columns/columnar.js";
 // the detectors benchmarked (this one line switches the set)
-import { FWA_DETECTORS as DETECTORS } from "../src/engine/fwa/detectors.js";
+import { FWA_DETECTORS as DETECTORS } from "../src/engine/fwa/registry.js";
 import { BatchClaim, type BatchClaimInput } from "../src/modules/claims-batch/claim.js";
 // (registers the formats BatchClaim refers to)
 import "../src/platform/http/validation.js";
-import { ENTITY_THRESHOLD, evaluate, type FwaFigures, TARGETS } from "../scripts/fwa-metrics.js";
+import {
+  ENTITY_THRESHOLD,
+  evaluate,
+  type FwaFigures,
+  type FwaPattern,
+  generateClaims,
+  TARGETS,
+  type TruthRecord,
+} from "../synthetic/index.js";
 
 const CLAIMS = Number(process.env.BENCH_FWA_CLAIMS ?? 100_000);
 const RATE = Number(process.env.BENCH_FWA_RATE ?? 0.05);

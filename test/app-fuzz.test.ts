@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { seededRandom } from "../src/engine/fwa/robust.js";
+import { seededRandom } from "../src/engine/fwa/stats/random.js";
 import { startTestApp, type TestContext } from "./helpers.js";
 import { tokenFor } from "./modules/claims-batch/fixtures.js";
 

@@ -1,13 +1,15 @@
 /**
  * Pass two: run the detectors over the columns, then settle every item and claim.
- * - item: rejected when any finding rejects; else flagged when its score reaches the threshold; else
- *   approved. Its score combines its findings as independent evidence, 1 - prod(1 - s) (a rule's rejection
- *   has score 1, so a rejected item scores 1); an item without findings scores 0. A FLAG finding does not
- *   flag by itself: weak signals add up (two findings of 0.3 make 0.51), a strong one flags alone.
+ * - item: rejected when any finding rejects; else flagged when its score reaches the threshold and one of
+ *   its findings is not supporting (Finding.supporting: a long stay or an outlying price alone is no case);
+ *   else approved. Its score combines its findings as independent evidence, 1 - prod(1 - s) (a rule's
+ *   rejection has score 1, so a rejected item scores 1); an item without findings scores 0. A FLAG finding
+ *   does not flag by itself: weak signals add up (two findings of 0.3 make 0.51), a strong one flags alone.
  * - claim: rejected when any item is, else flagged when any item is, else approved.
  * - summary: claims by status; FWA_cases counts claims flagged or rejected by FWA detectors: claims with an
- *   item that a finding marked `fwa` rejects, or whose `fwa` findings alone reach the threshold (a weak FWA
- *   signal on an approved item, or one that only tipped a data error's item over, is no FWA case).
+ *   item that a finding marked `fwa` rejects, or whose `fwa` findings alone reach the threshold with one of
+ *   them not supporting (a weak FWA signal on an approved item, or one that only tipped a data error's item
+ *   over, is no FWA case).
  * - entities: detectors report how anomalous a provider or a member is as a whole (`FindingSink.entity`);
  *   the highest score reported for each entity is kept (providerScore, memberScore by interned id).
  * Findings are kept only for items that have any (a Map by item index); a claim-level finding is one
@@ -55,18 +57,22 @@ export function analyzeBatch(
     let keepFwa = 1;
     let rank = APPROVED;
     let fwaReject = false;
+    let standsAlone = false;
+    let fwaStandsAlone = false;
     for (const finding of findings) {
       const s = clamp(finding.score);
       keep *= 1 - s;
       if (finding.typeDecision === "REJECT") rank = REJECTED;
+      if (finding.supporting !== true) standsAlone = true;
       if (finding.fwa) {
         keepFwa *= 1 - s;
         if (finding.typeDecision === "REJECT") fwaReject = true;
+        if (finding.supporting !== true) fwaStandsAlone = true;
       }
     }
     const score = 1 - keep;
-    if (rank === APPROVED && score >= threshold) rank = FLAGGED;
-    const fwa = fwaReject || 1 - keepFwa >= threshold;
+    if (rank === APPROVED && standsAlone && score >= threshold) rank = FLAGGED;
+    const fwa = fwaReject || (fwaStandsAlone && 1 - keepFwa >= threshold);
     itemScore[item] = score;
     itemStatus[item] = STATUS[rank] as ItemStatus;
     const claim = batch.itemClaim[item] as number;

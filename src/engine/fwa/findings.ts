@@ -1,6 +1,7 @@
 /**
- * Finding helpers shared by the detectors. Rule detectors reject with certainty: score 1, source "rules".
- * Statistical detectors (later) flag with a score in 0..1 and source "ai" through `flag`.
+ * Finding helpers shared by the detectors. Rules reject with certainty through `reject`: score 1, source
+ * "rules". Statistical detectors flag through `flag`, with a score in 0..1 and source "ai"; findings that
+ * only support others (sensitivity.ts: `supporting`) through `supportingFlag`.
  */
 import type { Finding } from "./types.js";
 
@@ -13,4 +14,9 @@ export function reject(code: string, description: string, cause: string, fwa: bo
 export function flag(code: string, description: string, cause: string, score: number, fwa = true): Finding {
   const clamped = Number.isFinite(score) ? Math.min(1, Math.max(0, score)) : 0;
   return { code, description, cause, typeDecision: "FLAG", source: "ai", score: clamped, fwa };
+}
+
+/** a flag that supports other evidence: it raises its item's score but does not flag the item alone */
+export function supportingFlag(code: string, description: string, cause: string, score: number): Finding {
+  return { ...flag(code, description, cause, score), supporting: true };
 }

@@ -3,7 +3,7 @@
  * The batch service reads the claims back from the spool in order and calls `claimResult` for each with its
  * index (and writes its CSV rows, modules/claims-batch/results.ts); nothing here holds more than one claim.
  */
-import type { BatchClaimInput } from "./claim.js";
+import type { BatchClaimInput } from "./columns/claim.js";
 import type { BatchDecisions, ColumnarBatchView, Finding, ItemStatus } from "./types.js";
 
 export interface ReasonResult {

@@ -3,7 +3,7 @@
  * arrays from its claims (ColumnarBatch), pass two runs the detectors over them and settles every item:
  * status, score and reasons. Pure: no I/O, no clock (the analysis time is an argument).
  */
-import type { BatchClaimInput } from "./claim.js";
+import type { BatchClaimInput } from "./columns/claim.js";
 
 export type ItemStatus = "approved" | "flagged" | "rejected";
 
@@ -23,6 +23,11 @@ export interface Finding {
   score: number;
   /** true for the detectors whose findings count as FWA cases in the summary */
   fwa: boolean;
+  /**
+   * true for supporting evidence (a long stay, an outlying price: common on real claims, weak alone): it
+   * adds to its item's score, but flags the item only beside a finding that is not supporting
+   */
+  supporting?: boolean;
 }
 
 /** where detectors put what they find */

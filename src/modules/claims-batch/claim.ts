@@ -9,14 +9,14 @@ import {
   ENCOUNTER_TYPES,
   GENDERS,
   PRE_AUTH_STATUSES,
-} from "../../engine/fwa/claim.js";
+} from "../../engine/fwa/columns/claim.js";
 import { DateOnly, DateTime, Enum, Money } from "../../platform/http/schemas.js";
 
 export type { BatchClaimInput, BatchClaimItemInput };
 
 /**
  * One claim of a batch and its items, as the spec's field tables define them, over the enumerations of the
- * analysis's claim type (src/engine/fwa/claim.ts). Every claim of an upload is checked against this, on its
+ * analysis's claim type (src/engine/fwa/columns/claim.ts). Every claim of an upload is checked against this, on its
  * own, as it streams in.
  */
 

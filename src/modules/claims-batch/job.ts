@@ -6,14 +6,11 @@ import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import type { BatchSettings } from "../../config.js";
 import { analyzeBatch } from "../../engine/fwa/analyze.js";
-import { createColumnarBuilder, textOf } from "../../engine/fwa/columnar.js";
-import { FWA_DETECTORS } from "../../engine/fwa/detectors.js";
-import {
-  type EntityRanking,
-  providerEvidence,
-  rankMembers,
-  rankProviders,
-} from "../../engine/fwa/rankings.js";
+import { createColumnarBuilder, textOf } from "../../engine/fwa/columns/columnar.js";
+import type { EntityRanking } from "../../engine/fwa/ranking/entity.js";
+import { rankMembers } from "../../engine/fwa/ranking/members.js";
+import { providerEvidence, rankProviders } from "../../engine/fwa/ranking/providers.js";
+import { FWA_DETECTORS } from "../../engine/fwa/registry.js";
 import { type ClaimResult, claimResult } from "../../engine/fwa/results.js";
 import type { BatchDecisions, ColumnarBatchView } from "../../engine/fwa/types.js";
 import { recordAudit } from "../../platform/audit/audit.js";

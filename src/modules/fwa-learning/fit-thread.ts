@@ -7,7 +7,7 @@ import {
   fitProviderModel,
   type LabelledExample,
   validateProviderModel,
-} from "../../engine/fwa/provider-model.js";
+} from "../../engine/fwa/model/provider-model.js";
 
 const examples = (workerData as { examples: LabelledExample[] }).examples;
 parentPort?.postMessage({ model: fitProviderModel(examples), validation: validateProviderModel(examples) });

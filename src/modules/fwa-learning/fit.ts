@@ -1,5 +1,9 @@
 import { Worker } from "node:worker_threads";
-import type { LabelledExample, ModelValidation, ProviderModel } from "../../engine/fwa/provider-model.js";
+import type {
+  LabelledExample,
+  ModelValidation,
+  ProviderModel,
+} from "../../engine/fwa/model/provider-model.js";
 
 /** a fit that ran past MIZAN_MODEL_TRAINING_TIMEOUT_MS: stopped, and not retried (it would take as long) */
 export class TrainingTimeout extends Error {

@@ -1,4 +1,4 @@
-import type { ModelValidation, ProviderModel } from "../../engine/fwa/provider-model.js";
+import type { ModelValidation, ProviderModel } from "../../engine/fwa/model/provider-model.js";
 import type { Queryable } from "../../platform/db/db.js";
 
 export interface ModelRow {

@@ -4,7 +4,7 @@
  * for a batch's providers become examples (features and verdict, never claims); a job fits the tenant's
  * model on them; later analyses rank providers with it (activeModel) once it is good enough.
  */
-import type { ProviderModel } from "../../engine/fwa/provider-model.js";
+import type { ProviderModel } from "../../engine/fwa/model/provider-model.js";
 import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db, Queryable } from "../../platform/db/db.js";
 import { AppError } from "../../platform/http/errors.js";

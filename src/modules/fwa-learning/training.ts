@@ -2,7 +2,7 @@
  * Training a tenant's model from its outcomes, on the job runner (`mizan worker`, or an API node with
  * workers): outcome posts only ask for it, and every ask made while one waits is that one.
  */
-import type { LabelledExample } from "../../engine/fwa/provider-model.js";
+import type { LabelledExample } from "../../engine/fwa/model/provider-model.js";
 import type { Db, Queryable } from "../../platform/db/db.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
 import { fitInThread } from "./fit.js";

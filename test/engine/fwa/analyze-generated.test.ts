@@ -7,12 +7,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeBatch } from "../../../src/engine/fwa/analyze.js";
-import { createColumnarBuilder } from "../../../src/engine/fwa/columnar.js";
-import { isoOfDay } from "../../../src/engine/fwa/days.js";
+import { createColumnarBuilder } from "../../../src/engine/fwa/columns/columnar.js";
+import { isoOfDay } from "../../../src/engine/fwa/columns/days.js";
 import { flag } from "../../../src/engine/fwa/findings.js";
+import { RULE_DETECTORS } from "../../../src/engine/fwa/registry.js";
 import { claimResult } from "../../../src/engine/fwa/results.js";
-import { RULE_DETECTORS } from "../../../src/engine/fwa/rules.js";
-import { DISCHARGE_BEFORE_ADMISSION } from "../../../src/engine/fwa/rules-claim.js";
+import { DISCHARGE_BEFORE_ADMISSION_CODE } from "../../../src/engine/fwa/rules/discharge-before-admission.js";
 import type { Detector } from "../../../src/engine/fwa/types.js";
 import type { BatchClaimInput, BatchClaimItemInput } from "../../../src/modules/claims-batch/claim.js";
 
@@ -149,7 +149,7 @@ describe("fwa generated batch of 100,000 items", () => {
       for (const finding of findings) codes.set(finding.code, (codes.get(finding.code) ?? 0) + 1);
     }
     assert.deepEqual(Object.fromEntries([...codes].sort()), {
-      [DISCHARGE_BEFORE_ADMISSION]: 5 * per100,
+      [DISCHARGE_BEFORE_ADMISSION_CODE]: 5 * per100,
       "FWA-TEST-QTY": 2 * per100,
       NDC001: 8 * per100,
       NDC034: 8 * per100,

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeBatch } from "../../../src/engine/fwa/analyze.js";
-import { flag, reject } from "../../../src/engine/fwa/findings.js";
+import { flag, reject, supportingFlag } from "../../../src/engine/fwa/findings.js";
+import { RULE_DETECTORS } from "../../../src/engine/fwa/registry.js";
 import { claimResult } from "../../../src/engine/fwa/results.js";
-import { RULE_DETECTORS } from "../../../src/engine/fwa/rules.js";
 import type { Detector, Finding } from "../../../src/engine/fwa/types.js";
 import type { BatchClaimInput } from "../../../src/modules/claims-batch/claim.js";
 import { claim, item, viewOf } from "./fixtures.js";
@@ -23,6 +23,7 @@ const scripted = (
 
 const FLAG = (score: number, fwa = false) => flag("FWA-TEST", "Test flag", `score ${score}`, score, fwa);
 const REJECT = (fwa = false) => reject("NDC999", "Test reject", "because", fwa);
+const SUPPORTING = (score: number) => supportingFlag("FWA-TEST-S", "Test support", `score ${score}`, score);
 
 // claims: C-1 items 0,1; C-2 items 2,3,4; C-3 item 5; C-4 item 6
 const FOUR = [
@@ -104,6 +105,33 @@ describe("fwa analyzeBatch", () => {
     const decisions = analyzeBatch(viewOf(FOUR), [detector], { flagThreshold: 0.5 });
     assert.deepEqual(decisions.claimStatus, ["flagged", "rejected", "rejected", "flagged"]);
     assert.deepEqual(decisions.summary, { approved: 0, flagged: 2, rejected: 2, FWA_cases: 2 });
+  });
+
+  it("a supporting finding raises the score but flags only beside a finding that is not supporting", () => {
+    const detector = scripted("test", (onItem) => {
+      // C-1 item 0: a supporting finding of 0.9 alone: approved with its score and reason; item 1: two of
+      // them (0.96) still alone
+      onItem(0, SUPPORTING(0.9));
+      onItem(1, SUPPORTING(0.8));
+      onItem(1, SUPPORTING(0.8));
+      // C-3: supporting 0.4 beside an FWA finding of 0.2 (0.52): flagged, an FWA case
+      onItem(5, SUPPORTING(0.4));
+      onItem(5, FLAG(0.2, true));
+      // C-4: supporting 0.9 beside a rejection: rejected
+      onItem(6, SUPPORTING(0.9));
+      onItem(6, REJECT());
+    });
+    const decisions = analyzeBatch(viewOf(FOUR), [detector], { flagThreshold: 0.5 });
+    assert.deepEqual(decisions.itemStatus.slice(0, 2), ["approved", "approved"]);
+    assert.ok(Math.abs((decisions.itemScore[0] as number) - 0.9) < 1e-6);
+    assert.ok(Math.abs((decisions.itemScore[1] as number) - 0.96) < 1e-6);
+    assert.deepEqual(
+      decisions.itemFindings.get(0)?.map((f) => [f.code, f.supporting]),
+      [["FWA-TEST-S", true]],
+    );
+    assert.ok(Math.abs((decisions.itemScore[5] as number) - 0.52) < 1e-6);
+    assert.deepEqual(decisions.claimStatus, ["approved", "approved", "flagged", "rejected"]);
+    assert.deepEqual(decisions.summary, { approved: 2, flagged: 1, rejected: 1, FWA_cases: 1 });
   });
 
   it("keeps the highest entity score per provider and member, clamped", () => {

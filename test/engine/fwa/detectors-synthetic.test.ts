@@ -10,10 +10,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeBatch } from "../../../src/engine/fwa/analyze.js";
-import { isoOfDay } from "../../../src/engine/fwa/days.js";
-import { FWA_DETECTORS, STATISTICAL_DETECTORS } from "../../../src/engine/fwa/detectors.js";
-import { rocAuc } from "../../../src/engine/fwa/quality.js";
-import { seededRandom } from "../../../src/engine/fwa/robust.js";
+import { isoOfDay } from "../../../src/engine/fwa/columns/days.js";
+import { rocAuc } from "../../../src/engine/fwa/model/quality.js";
+import { FWA_DETECTORS, STATISTICAL_DETECTORS } from "../../../src/engine/fwa/registry.js";
+import { seededRandom } from "../../../src/engine/fwa/stats/random.js";
 import type { BatchDecisions, ColumnarBatchView } from "../../../src/engine/fwa/types.js";
 import type { BatchClaimInput, BatchClaimItemInput } from "../../../src/modules/claims-batch/claim.js";
 import { viewOf } from "./fixtures.js";

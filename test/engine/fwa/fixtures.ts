@@ -1,6 +1,6 @@
 import { type SpawnSyncReturns, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { createColumnarBuilder } from "../../../src/engine/fwa/columnar.js";
+import { createColumnarBuilder } from "../../../src/engine/fwa/columns/columnar.js";
 import type { ColumnarBatchView } from "../../../src/engine/fwa/types.js";
 import type { BatchClaimInput, BatchClaimItemInput } from "../../../src/modules/claims-batch/claim.js";
 
@@ -47,7 +47,10 @@ export function viewOf(claims: BatchClaimInput[]): ColumnarBatchView {
   return builder.finish();
 }
 
-/** completed years from a birth date to a date (both YYYY-MM-DD...), counted apart from src/engine/fwa/days.ts */
+/**
+ * completed years from a birth date to a date (both YYYY-MM-DD...), counted apart from
+ * src/engine/fwa/columns/days.ts
+ */
 export function yearsBetween(dob: string, date: string): number {
   const digits = (text: string) => Number(text.slice(0, 4) + text.slice(5, 7) + text.slice(8, 10));
   return Math.floor((digits(date) - digits(dob)) / 10000);

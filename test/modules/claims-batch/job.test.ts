@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { gzipSync } from "node:zlib";
-import { generateBatch } from "../../../scripts/generate-batch.js";
+import { generateBatch } from "../../../synthetic/index.js";
 import { TEST_DATABASE_URL, uniqueName } from "../../helpers.js";
 import { freePort, serve } from "../../processes.js";
 

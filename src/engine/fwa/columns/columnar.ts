@@ -1,0 +1,293 @@
+/**
+ * Pass one of the batch analysis: claims go in one by one as the spool is read, and come out as columns
+ * (ColumnarBatchView). Columns are typed arrays that double as they fill. Identifiers and codes are interned
+ * into one string table (`strings`), each kind through its own map: claim ids, member ids, provider ids,
+ * ph ids, diagnosis codes, service codes. Within a kind, equal texts have equal indexes, so detectors
+ * compare by index; across kinds they may not (a member id equal to a provider id has two indexes): compare
+ * texts there. One map per kind keeps each map small (service codes: thousands, not a million entries),
+ * which makes interning about three times faster than one shared map on a million items.
+ * Diagnosis codes are interned normalized (no dot, upper case; E11.9 and e119 are one index), with the
+ * submitted spelling remembered so each spelling is normalized once; service codes and ids as sent.
+ *
+ * Small-integer encodings (the view's own, fixed in types.ts, are repeated here):
+ * - claimType: 0 PROFESSIONAL, 1 INSTITUTIONAL (BATCH_CLAIM_TYPES order)
+ * - claimSubType: 0 IN_PATIENT, 1 OUT_PATIENT, 2 EMERGENCY (BATCH_CLAIM_SUB_TYPES order)
+ * - isEmergency: 1 when `is_emergency` is true, else 0 (absent counts as not an emergency)
+ * - memberGender: 0 MALE, 1 FEMALE
+ * - providerType: 0 CLINIC, 1 HOSPITAL, 2 PHARMACY, 3 LABORATORY, 4 RADIOLOGY (BATCH_PROVIDER_TYPES order)
+ * - preAuthStatus: 0 none, 1 APPROVED, 2 REJECTED, 3 PENDING
+ * - daysSupply: 0 when absent (the field is at least 1 when sent)
+ * - dates: days since 1970-01-01, NO_DATE when absent; amounts: halalas per unit, Math.round(SAR * 100)
+ */
+
+import { normalizeIcd10 } from "../../../reference/icd10.js";
+import type { ColumnarBatchView, ColumnarBuilder } from "../types.js";
+import {
+  BATCH_CLAIM_SUB_TYPES,
+  BATCH_CLAIM_TYPES,
+  BATCH_PROVIDER_TYPES,
+  type BatchClaimInput,
+} from "./claim.js";
+import { dayOfText } from "./days.js";
+
+export const GENDER = { MALE: 0, FEMALE: 1 } as const;
+export const PRE_AUTH = { NONE: 0, APPROVED: 1, REJECTED: 2, PENDING: 3 } as const;
+
+const CLAIM_TYPE = indexOf(BATCH_CLAIM_TYPES);
+/** the claimSubType column's codes: CLAIM_SUB_TYPE.IN_PATIENT is 0 */
+export const CLAIM_SUB_TYPE = indexOf(BATCH_CLAIM_SUB_TYPES);
+const PROVIDER_TYPE = indexOf(BATCH_PROVIDER_TYPES);
+const PRE_AUTH_STATUS: Readonly<Record<string, number>> = {
+  APPROVED: PRE_AUTH.APPROVED,
+  REJECTED: PRE_AUTH.REJECTED,
+  PENDING: PRE_AUTH.PENDING,
+};
+
+function indexOf<T extends string>(values: readonly T[]): Readonly<Record<T, number>> {
+  return Object.fromEntries(values.map((value, index) => [value, index])) as Record<T, number>;
+}
+
+/** a code the schema does not know cannot reach here (validated); 255 marks it should one ever do */
+const code = (table: Readonly<Record<string, number>>, value: string): number => table[value] ?? 255;
+
+/** optional sizes, when the caller knows them (the upload counts claims and items): no doubling then */
+export interface ColumnarSizeHint {
+  claims?: number;
+  items?: number;
+}
+
+type Column = Int32Array | Uint8Array | Float64Array;
+
+function grown<T extends Column>(column: T, length: number): T {
+  const next = new (column.constructor as new (length: number) => T)(length);
+  next.set(column as never);
+  return next;
+}
+
+class Builder implements ColumnarBuilder {
+  private readonly strings: string[] = [];
+  private readonly claimIds = new Map<string, number>();
+  private readonly memberIds = new Map<string, number>();
+  private readonly providerIds = new Map<string, number>();
+  private readonly phIds = new Map<string, number>();
+  private readonly serviceCodes = new Map<string, number>();
+  /** normalized diagnosis code -> index, and each submitted spelling -> the same index */
+  private readonly diagnoses = new Map<string, number>();
+  private readonly diagnosisSpellings = new Map<string, number>();
+  private claims = 0;
+  private items = 0;
+  private secondaries = 0;
+  private finished = false;
+
+  // per claim (firstItem and firstSecondary hold one more)
+  private firstItem: Int32Array;
+  private claimId: Int32Array;
+  private claimType: Uint8Array;
+  private claimSubType: Uint8Array;
+  private isEmergency: Uint8Array;
+  private claimDate: Int32Array;
+  private admissionDate: Int32Array;
+  private dischargeDate: Int32Array;
+  private memberId: Int32Array;
+  private memberDob: Int32Array;
+  private memberGender: Uint8Array;
+  private providerId: Int32Array;
+  private providerType: Uint8Array;
+  private phId: Int32Array;
+  private insuranceStart: Int32Array;
+  private primaryDiagnosis: Int32Array;
+  private firstSecondary: Int32Array;
+  private preAuthStatus: Uint8Array;
+  private daysSupply: Int32Array;
+  private secondaryDiagnoses: Int32Array;
+  // per item
+  private itemClaim: Int32Array;
+  private serviceCode: Int32Array;
+  private quantity: Float64Array;
+  private unitAmount: Float64Array;
+  private itemAdmission: Int32Array;
+  private itemDischarge: Int32Array;
+
+  constructor(hint: ColumnarSizeHint) {
+    const claims = Math.max(16, hint.claims ?? 1024);
+    const items = Math.max(16, hint.items ?? claims * 4);
+    this.firstItem = new Int32Array(claims + 1);
+    this.claimId = new Int32Array(claims);
+    this.claimType = new Uint8Array(claims);
+    this.claimSubType = new Uint8Array(claims);
+    this.isEmergency = new Uint8Array(claims);
+    this.claimDate = new Int32Array(claims);
+    this.admissionDate = new Int32Array(claims);
+    this.dischargeDate = new Int32Array(claims);
+    this.memberId = new Int32Array(claims);
+    this.memberDob = new Int32Array(claims);
+    this.memberGender = new Uint8Array(claims);
+    this.providerId = new Int32Array(claims);
+    this.providerType = new Uint8Array(claims);
+    this.phId = new Int32Array(claims);
+    this.insuranceStart = new Int32Array(claims);
+    this.primaryDiagnosis = new Int32Array(claims);
+    this.firstSecondary = new Int32Array(claims + 1);
+    this.preAuthStatus = new Uint8Array(claims);
+    this.daysSupply = new Int32Array(claims);
+    this.secondaryDiagnoses = new Int32Array(Math.max(16, claims >> 1));
+    this.itemClaim = new Int32Array(items);
+    this.serviceCode = new Int32Array(items);
+    this.quantity = new Float64Array(items);
+    this.unitAmount = new Float64Array(items);
+    this.itemAdmission = new Int32Array(items);
+    this.itemDischarge = new Int32Array(items);
+  }
+
+  private intern(ids: Map<string, number>, text: string): number {
+    let id = ids.get(text);
+    if (id === undefined) {
+      id = this.strings.length;
+      this.strings.push(text);
+      ids.set(text, id);
+    }
+    return id;
+  }
+
+  private diagnosis(code: string): number {
+    let id = this.diagnosisSpellings.get(code);
+    if (id === undefined) {
+      id = this.intern(this.diagnoses, normalizeIcd10(code));
+      this.diagnosisSpellings.set(code, id);
+    }
+    return id;
+  }
+
+  private growClaims(): void {
+    const n = this.claimId.length * 2;
+    this.firstItem = grown(this.firstItem, n + 1);
+    this.claimId = grown(this.claimId, n);
+    this.claimType = grown(this.claimType, n);
+    this.claimSubType = grown(this.claimSubType, n);
+    this.isEmergency = grown(this.isEmergency, n);
+    this.claimDate = grown(this.claimDate, n);
+    this.admissionDate = grown(this.admissionDate, n);
+    this.dischargeDate = grown(this.dischargeDate, n);
+    this.memberId = grown(this.memberId, n);
+    this.memberDob = grown(this.memberDob, n);
+    this.memberGender = grown(this.memberGender, n);
+    this.providerId = grown(this.providerId, n);
+    this.providerType = grown(this.providerType, n);
+    this.phId = grown(this.phId, n);
+    this.insuranceStart = grown(this.insuranceStart, n);
+    this.primaryDiagnosis = grown(this.primaryDiagnosis, n);
+    this.firstSecondary = grown(this.firstSecondary, n + 1);
+    this.preAuthStatus = grown(this.preAuthStatus, n);
+    this.daysSupply = grown(this.daysSupply, n);
+  }
+
+  private growItems(needed: number): void {
+    let n = this.itemClaim.length * 2;
+    while (n < needed) n *= 2;
+    this.itemClaim = grown(this.itemClaim, n);
+    this.serviceCode = grown(this.serviceCode, n);
+    this.quantity = grown(this.quantity, n);
+    this.unitAmount = grown(this.unitAmount, n);
+    this.itemAdmission = grown(this.itemAdmission, n);
+    this.itemDischarge = grown(this.itemDischarge, n);
+  }
+
+  add(claim: BatchClaimInput): void {
+    if (this.finished) throw new Error("the columnar builder is finished");
+    const c = this.claims;
+    if (c === this.claimId.length) this.growClaims();
+    this.claimId[c] = this.intern(this.claimIds, claim.claim_id);
+    this.claimType[c] = code(CLAIM_TYPE, claim.claim_type);
+    this.claimSubType[c] = code(CLAIM_SUB_TYPE, claim.claim_sub_type);
+    this.isEmergency[c] = claim.is_emergency === true ? 1 : 0;
+    this.claimDate[c] = dayOfText(claim.claim_date);
+    this.admissionDate[c] = dayOfText(claim.admission_date);
+    this.dischargeDate[c] = dayOfText(claim.discharge_date);
+    this.memberId[c] = this.intern(this.memberIds, claim.member_id);
+    this.memberDob[c] = dayOfText(claim.member_dob);
+    this.memberGender[c] = claim.member_gender === "FEMALE" ? GENDER.FEMALE : GENDER.MALE;
+    this.providerId[c] = this.intern(this.providerIds, claim.provider_id);
+    this.providerType[c] = code(PROVIDER_TYPE, claim.medical_provider_type);
+    this.phId[c] = this.intern(this.phIds, claim.ph_id);
+    this.insuranceStart[c] = dayOfText(claim.insurance_start_date);
+    this.primaryDiagnosis[c] = this.diagnosis(claim.primary_diagnosis_code);
+    const status = claim["pre-auth_status"];
+    this.preAuthStatus[c] = status === undefined ? PRE_AUTH.NONE : code(PRE_AUTH_STATUS, status);
+    this.daysSupply[c] = claim.days_supply ?? 0;
+
+    const secondary = claim.secondary_diagnosis_codes ?? [];
+    if (this.secondaries + secondary.length > this.secondaryDiagnoses.length) {
+      let n = this.secondaryDiagnoses.length * 2;
+      while (n < this.secondaries + secondary.length) n *= 2;
+      this.secondaryDiagnoses = grown(this.secondaryDiagnoses, n);
+    }
+    for (const diagnosis of secondary) {
+      this.secondaryDiagnoses[this.secondaries++] = this.diagnosis(diagnosis.code);
+    }
+    this.firstSecondary[c + 1] = this.secondaries;
+
+    const items = claim.claim_items;
+    if (this.items + items.length > this.itemClaim.length) this.growItems(this.items + items.length);
+    for (const item of items) {
+      const i = this.items++;
+      this.itemClaim[i] = c;
+      this.serviceCode[i] = this.intern(this.serviceCodes, item.service_code);
+      this.quantity[i] = item.claimed_quantity;
+      this.unitAmount[i] = Math.round(item.claimed_amount * 100);
+      this.itemAdmission[i] = dayOfText(item.admission_date);
+      this.itemDischarge[i] = dayOfText(item.discharge_date);
+    }
+    this.firstItem[c + 1] = this.items;
+    this.claims = c + 1;
+  }
+
+  /** the view, once: its arrays are views of the builder's (no copy), so the builder takes no more claims */
+  finish(): ColumnarBatchView {
+    this.finished = true;
+    const claims = this.claims;
+    const items = this.items;
+    return {
+      claimCount: claims,
+      itemCount: items,
+      strings: this.strings,
+      firstItem: this.firstItem.subarray(0, claims + 1),
+      claimId: this.claimId.subarray(0, claims),
+      claimType: this.claimType.subarray(0, claims),
+      claimSubType: this.claimSubType.subarray(0, claims),
+      isEmergency: this.isEmergency.subarray(0, claims),
+      claimDate: this.claimDate.subarray(0, claims),
+      admissionDate: this.admissionDate.subarray(0, claims),
+      dischargeDate: this.dischargeDate.subarray(0, claims),
+      memberId: this.memberId.subarray(0, claims),
+      memberDob: this.memberDob.subarray(0, claims),
+      memberGender: this.memberGender.subarray(0, claims),
+      providerId: this.providerId.subarray(0, claims),
+      providerType: this.providerType.subarray(0, claims),
+      phId: this.phId.subarray(0, claims),
+      insuranceStart: this.insuranceStart.subarray(0, claims),
+      primaryDiagnosis: this.primaryDiagnosis.subarray(0, claims),
+      firstSecondary: this.firstSecondary.subarray(0, claims + 1),
+      secondaryDiagnoses: this.secondaryDiagnoses.subarray(0, this.secondaries),
+      preAuthStatus: this.preAuthStatus.subarray(0, claims),
+      daysSupply: this.daysSupply.subarray(0, claims),
+      itemClaim: this.itemClaim.subarray(0, items),
+      serviceCode: this.serviceCode.subarray(0, items),
+      quantity: this.quantity.subarray(0, items),
+      unitAmount: this.unitAmount.subarray(0, items),
+      itemAdmission: this.itemAdmission.subarray(0, items),
+      itemDischarge: this.itemDischarge.subarray(0, items),
+    };
+  }
+}
+
+/** pass one's builder; `hint` sizes the columns up front when the counts are known */
+export function createColumnarBuilder(hint: ColumnarSizeHint = {}): ColumnarBuilder {
+  return new Builder(hint);
+}
+
+/** the text of an interned index */
+export const textOf = (batch: ColumnarBatchView, id: number): string => batch.strings[id] ?? "";
+
+/** a column's value at an index the detector knows is in range */
+export const at = (column: Int32Array | Uint8Array | Float64Array, index: number): number =>
+  column[index] as number;

@@ -1,0 +1,128 @@
+/**
+ * What the provider and member rankings share (docs/operator-contract.md section 9): an entity's ranked row,
+ * its flagged and rejected claims, and the flags term, the share of its claims with findings of their own
+ * (flagged or not: a long stay supports, flags nothing alone) beyond the batch's share (shrunk like the exposure terms). Weights: sensitivity.ts
+ * (RANKING).
+ */
+import { PROVIDER_PROFILE_CODE } from "../detectors/provider-profile.js";
+import { RANKING } from "../sensitivity.js";
+import { claimAmount, type RiskTerm, reasonsOf } from "../stats/exposure.js";
+import { count, money, percent } from "../stats/format.js";
+import { sigmoid } from "../stats/robust.js";
+import type { BatchDecisions, ColumnarBatchView } from "../types.js";
+
+/** one provider or member of the batch, as ranked */
+export interface EntityRanking {
+  /** the provider_id or member_id as submitted */
+  id: string;
+  /** the provider's medical_provider_type code of the columns (providers only) */
+  providerType?: number;
+  /** 0..1, 4 decimals: audit first what scores highest */
+  riskScore: number;
+  claims: number;
+  items: number;
+  /** halalas */
+  claimedAmount: number;
+  flaggedClaims: number;
+  rejectedClaims: number;
+  /** halalas of the flagged and rejected claims */
+  flaggedAmount: number;
+  reasons: { code: string; description: string; cause: string }[];
+}
+
+/** an entity's flagged and rejected claims */
+export interface Flags {
+  flagged: number;
+  rejected: number;
+  amount: number;
+  /** claims flagged or rejected by a finding about the claim itself (provider-level findings left out) */
+  evidenced: number;
+}
+
+const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
+
+/** findings about the provider as a whole: its own terms weigh them, so its flags term leaves them out */
+const PROVIDER_LEVEL: ReadonlySet<string> = new Set([PROVIDER_PROFILE_CODE]);
+/** a finding this strong is evidence about its claim */
+const EVIDENCE_FROM = 0.2;
+
+/**
+ * whether claim c has a finding about the claim itself behind it, flagged or not: supporting findings (a
+ * long stay, a high price) flag no claim alone, yet where they gather says something of the provider
+ */
+function evidenced(batch: ColumnarBatchView, decisions: BatchDecisions, c: number): boolean {
+  const end = batch.firstItem[c + 1] as number;
+  for (let i = batch.firstItem[c] as number; i < end; i += 1)
+    for (const finding of decisions.itemFindings.get(i) ?? [])
+      if (
+        !PROVIDER_LEVEL.has(finding.code) &&
+        (finding.typeDecision === "REJECT" || finding.score >= EVIDENCE_FROM)
+      )
+        return true;
+  return false;
+}
+
+export function flagsBy(batch: ColumnarBatchView, decisions: BatchDecisions, column: Int32Array) {
+  const byEntity = new Map<number, Flags>();
+  let evidencedClaims = 0;
+  for (let c = 0; c < batch.claimCount; c += 1) {
+    const status = decisions.claimStatus[c];
+    const withEvidence = evidenced(batch, decisions, c);
+    if (status === "approved" && !withEvidence) continue;
+    const entity = column[c] as number;
+    const flags = byEntity.get(entity) ?? { flagged: 0, rejected: 0, amount: 0, evidenced: 0 };
+    if (status === "flagged") flags.flagged += 1;
+    else if (status === "rejected") flags.rejected += 1;
+    if (status !== "approved") flags.amount += claimAmount(batch, c);
+    if (withEvidence) {
+      flags.evidenced += 1;
+      evidencedClaims += 1;
+    }
+    byEntity.set(entity, flags);
+  }
+  return { byEntity, batchShare: evidencedClaims / Math.max(1, batch.claimCount) };
+}
+
+export const NO_FLAGS: Flags = { flagged: 0, rejected: 0, amount: 0, evidenced: 0 };
+
+export function flagTermOf(
+  flags: Flags,
+  claims: number,
+  batchShare: number,
+  weight: number,
+): { excess: number; term: RiskTerm } {
+  const shrunk = (flags.evidenced + RANKING.shrinkClaims * batchShare) / (claims + RANKING.shrinkClaims);
+  const excess = shrunk - batchShare;
+  return {
+    excess,
+    term: {
+      code: "FWA-RANK-FLAGS",
+      description: "Claims with findings of their own",
+      weight: weight * excess,
+      cause: `${count(flags.evidenced)} of ${count(claims)} claims with a finding of their own of ${EVIDENCE_FROM} or more (${percent(flags.evidenced / claims)}, against ${percent(batchShare)} of the batch); ${count(flags.flagged + flags.rejected)} flagged or rejected, ${money(flags.amount)} in all`,
+    },
+  };
+}
+
+export function entityRanking(
+  id: string,
+  figures: { claims: number; items: number; amount: number },
+  flags: Flags,
+  logit: number,
+  terms: RiskTerm[],
+): EntityRanking {
+  return {
+    id,
+    riskScore: round4(sigmoid(logit)),
+    claims: figures.claims,
+    items: figures.items,
+    claimedAmount: figures.amount,
+    flaggedClaims: flags.flagged,
+    rejectedClaims: flags.rejected,
+    flaggedAmount: flags.amount,
+    reasons: reasonsOf(terms).map(({ code, description, cause }) => ({ code, description, cause })),
+  };
+}
+
+export const byRisk = (a: EntityRanking, b: EntityRanking): number =>
+  b.riskScore - a.riskScore || b.claimedAmount - a.claimedAmount || (a.id < b.id ? -1 : 1);

@@ -1,0 +1,23 @@
+/** The synthetic-data package: claims batches, labelled FWA patterns with their ground truth, and the figures. */
+
+export { generateClaims } from "./generate.js";
+export { createInjector } from "./injection/injector.js";
+export { resolveInject } from "./injection/options.js";
+export { evaluate } from "./metrics/evaluate.js";
+export {
+  type AucFigures,
+  ENTITY_THRESHOLD,
+  type FwaFigures,
+  type PatternFigures,
+  precision,
+  ratio,
+  recall,
+  TARGETS,
+} from "./metrics/figures.js";
+export { buildPopulation, type PopulationSize } from "./population/build-population.js";
+export { DIAGNOSES, type Diagnosis } from "./population/diagnoses.js";
+export { SERVICES, type Service, service } from "./population/services.js";
+export type { Setting } from "./population/shares.js";
+export { Rng } from "./random.js";
+export * from "./types.js";
+export { generateBatch, truthPathOf, type WriteOptions, type WriteResult, writeBatch } from "./writer.js";
