@@ -1,5 +1,6 @@
-import type { ModuleRoutes } from "../../platform/http/plugin.js";
+import type { AreaPlugin } from "../../platform/http/plugin.js";
 import { errorResponses } from "../../platform/http/schemas.js";
+import { forgetOnAnnouncement } from "./engine-settings.js";
 import {
   EditsImportBody,
   EditsImported,
@@ -21,7 +22,9 @@ import {
 const tags = ["Adjudication settings"];
 const EDITS_BODY_LIMIT = 16 * 1024 * 1024;
 
-export const adjudicationSettingsRoutes: ModuleRoutes = async (app, { db }) => {
+export const adjudicationSettingsRoutes: AreaPlugin = async (app, { db }) => {
+  // adjudication reads this node's memory of the settings: other nodes' changes make it forget
+  app.addHook("onClose", await forgetOnAnnouncement(db));
   app.addContentTypeParser(
     "text/tab-separated-values",
     { parseAs: "string", bodyLimit: EDITS_BODY_LIMIT },

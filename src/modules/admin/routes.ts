@@ -1,9 +1,6 @@
-import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import Type from "typebox";
 import { TENANT_MODES } from "../../config.js";
-import { secretsEqual } from "../../platform/auth/credentials.js";
-import type { Db } from "../../platform/db/db.js";
-import { AppError } from "../../platform/http/errors.js";
+import type { AreaPlugin } from "../../platform/http/plugin.js";
 import { Enum, errorResponses } from "../../platform/http/schemas.js";
 import * as tenants from "../tenants/service.js";
 
@@ -32,17 +29,8 @@ const TenantList = Type.Object({
   ),
 });
 
-/** The operator API (docs/operator-contract.md section 5), behind `Authorization: Bearer $MIZAN_ADMIN_TOKEN`. */
-export const adminRoutes: FastifyPluginAsyncTypebox<{ db: Db; adminToken: string }> = async (
-  app,
-  { db, adminToken },
-) => {
-  app.addHook("onRequest", async (request) => {
-    const header = request.headers.authorization ?? "";
-    const token = header.startsWith("Bearer ") ? header.slice("Bearer ".length) : "";
-    if (!token || !secretsEqual(token, adminToken)) throw new AppError("E_UNAUTHORIZED_401");
-  });
-
+/** The operator API's tenants (docs/operator-contract.md section 5); its surface checks the token. */
+export const adminRoutes: AreaPlugin = async (app, { db }) => {
   app.post(
     "/admin/v1/tenants",
     {

@@ -1,14 +1,11 @@
-import type { Readable } from "node:stream";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { ModuleDeps } from "../../platform/http/plugin.js";
+import { Readable } from "node:stream";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { AreaPlugin } from "../../platform/http/plugin.js";
 import {
   BatchErrorBody,
   BearerErrorBody,
   bearerServiceErrors as errors,
 } from "../../platform/http/schemas.js";
-import { rankingCsv, rankingPage } from "./rankings.js";
-import { type RankingView, subscriptionRepo } from "./repo.js";
-import { resultsCsv, resultsPage } from "./results.js";
 import {
   Accepted,
   BatchParams,
@@ -16,21 +13,28 @@ import {
   MemberRanking,
   ProviderRanking,
   RankingQuery,
-  type RankingQueryInput,
   Results,
   ResultsQuery,
-  type ResultsQueryInput,
   SubscribeBody,
   Subscription,
   SubscriptionList,
   SubscriptionParams,
 } from "./schemas.js";
-import { requireBatch, submitBatch } from "./service.js";
-import { presentSubscription, subscribe, unsubscribe } from "./subscriptions.js";
+import {
+  batchStatusView,
+  listSubscriptions,
+  presentSubscription,
+  rankingCsv,
+  rankingPage,
+  requireBatch,
+  resultsCsv,
+  resultsPage,
+  submitBatch,
+  subscribe,
+  unsubscribe,
+} from "./service.js";
 
 const tags = ["Claims batch"];
-
-const iso = (date: Date | null) => date?.toISOString() ?? null;
 
 /** a whole view of a batch as a CSV download */
 function sendCsv(reply: FastifyReply, filename: string, csv: Readable) {
@@ -47,8 +51,11 @@ function isGzip(request: FastifyRequest): boolean {
   return encoding.includes("gzip") || /^application\/(x-)?gzip\b/.test(type);
 }
 
+/** the body as its parser passed it on: the request's stream, or an empty upload when none was sent */
+const uploadOf = (body: unknown): Readable => (body instanceof Readable ? body : Readable.from([]));
+
 /** the upload reads its body as a stream: never whole in memory, never one string */
-async function uploadRoute(app: FastifyInstance, { db, jobs, config }: ModuleDeps) {
+const uploadRoute: AreaPlugin = async (app, { db, jobs, config }) => {
   // only the types below reach the handler, as a stream; any other is 415
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
@@ -75,17 +82,17 @@ async function uploadRoute(app: FastifyInstance, { db, jobs, config }: ModuleDep
     },
     async (request, reply) => {
       const outcome = await submitBatch(db, jobs, config.batches, request.actor, {
-        body: request.body as NodeJS.ReadableStream as never,
+        body: uploadOf(request.body),
         gzip: isGzip(request),
       });
       if (!outcome.accepted) return reply.status(400).send(outcome.body);
       return reply.status(202).send(outcome.body);
     },
   );
-}
+};
 
 /** the batch claims service under {claims_base_url} = /v1, behind bearer tokens */
-export async function claimsBatchRoutes(app: FastifyInstance, deps: ModuleDeps) {
+export const claimsBatchRoutes: AreaPlugin = async (app, deps) => {
   const { db, config } = deps;
   await app.register(uploadRoute, deps);
 
@@ -100,28 +107,8 @@ export async function claimsBatchRoutes(app: FastifyInstance, deps: ModuleDeps) 
       },
     },
     async (request) => {
-      const batch = await requireBatch(
-        db,
-        request.actor.tenantId,
-        (request.params as { batch_id: string }).batch_id,
-      );
-      return {
-        batch_id: batch.id,
-        batch_reference_id: batch.batch_reference_id,
-        description: batch.description,
-        status: batch.status,
-        total_claims: batch.total_claims,
-        total_items: batch.total_items,
-        processed_claims: batch.processed_claims,
-        processing_progress: batch.progress,
-        failed_claims: batch.failed_claims,
-        summary: batch.summary,
-        error: batch.error,
-        error_code: batch.error_code,
-        submitted_at: batch.submitted_at.toISOString(),
-        processed_at: iso(batch.processed_at),
-        results_available_until: iso(batch.results_available_until),
-      };
+      const batch = await requireBatch(db, request.actor.tenantId, request.params.batch_id);
+      return batchStatusView(batch);
     },
   );
 
@@ -137,12 +124,8 @@ export async function claimsBatchRoutes(app: FastifyInstance, deps: ModuleDeps) 
       },
     },
     async (request, reply) => {
-      const query = request.query as ResultsQueryInput;
-      const batch = await requireBatch(
-        db,
-        request.actor.tenantId,
-        (request.params as { batch_id: string }).batch_id,
-      );
+      const query = request.query;
+      const batch = await requireBatch(db, request.actor.tenantId, request.params.batch_id);
       const filter = query.filter ?? "all";
       if (query.format === "csv")
         return sendCsv(
@@ -170,16 +153,10 @@ export async function claimsBatchRoutes(app: FastifyInstance, deps: ModuleDeps) 
         },
       },
       async (request, reply) => {
-        const query = request.query as RankingQueryInput;
-        const batch = await requireBatch(
-          db,
-          request.actor.tenantId,
-          (request.params as { batch_id: string }).batch_id,
-        );
-        const ranked: RankingView = view;
-        if (query.format === "csv")
-          return sendCsv(reply, `${batch.id}-${view}`, rankingCsv(db, batch, ranked));
-        return rankingPage(db, batch, ranked, { page: query.page, perPage: query.per_page });
+        const query = request.query;
+        const batch = await requireBatch(db, request.actor.tenantId, request.params.batch_id);
+        if (query.format === "csv") return sendCsv(reply, `${batch.id}-${view}`, rankingCsv(db, batch, view));
+        return rankingPage(db, batch, view, { page: query.page, perPage: query.per_page });
       },
     );
 
@@ -194,7 +171,7 @@ export async function claimsBatchRoutes(app: FastifyInstance, deps: ModuleDeps) 
       },
     },
     async (request, reply) => {
-      const row = await subscribe(db, config.webhooks, request.actor, request.body as never);
+      const row = await subscribe(db, config.webhooks, request.actor, request.body);
       return reply.status(201).send(presentSubscription(row));
     },
   );
@@ -209,7 +186,7 @@ export async function claimsBatchRoutes(app: FastifyInstance, deps: ModuleDeps) 
       },
     },
     async (request) => ({
-      data: (await subscriptionRepo.list(db, request.actor.tenantId)).map(presentSubscription),
+      data: await listSubscriptions(db, request.actor.tenantId),
     }),
   );
 
@@ -223,9 +200,7 @@ export async function claimsBatchRoutes(app: FastifyInstance, deps: ModuleDeps) 
         response: { 200: Subscription, ...errors([401, 404]) },
       },
     },
-    async (request) => {
-      const id = (request.params as { subscription_id: string }).subscription_id;
-      return presentSubscription(await unsubscribe(db, request.actor, id));
-    },
+    async (request) =>
+      presentSubscription(await unsubscribe(db, request.actor, request.params.subscription_id)),
   );
-}
+};

@@ -1,4 +1,4 @@
-import type { ModuleRoutes } from "../../platform/http/plugin.js";
+import type { AreaPlugin } from "../../platform/http/plugin.js";
 import { errorResponses } from "../../platform/http/schemas.js";
 import { type CodeSetEntry, parseCodeSetText } from "../../reference/code-set-file.js";
 import {
@@ -16,7 +16,7 @@ const tags = ["Code set"];
 /** a full ICD-10-CM list is about 4 MB of TSV; leave room for fuller sets with long descriptions */
 const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
 
-export const codeSetRoutes: ModuleRoutes = async (app, { db }) => {
+export const codeSetRoutes: AreaPlugin = async (app, { db }) => {
   app.addContentTypeParser(
     ["text/tab-separated-values", "text/csv", "text/plain"],
     { parseAs: "string", bodyLimit: IMPORT_BODY_LIMIT },

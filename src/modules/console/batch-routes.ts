@@ -1,15 +1,20 @@
-import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import type { FastifyInstance } from "fastify";
 import Type from "typebox";
 import { AppError } from "../../platform/http/errors.js";
-import type { ModuleDeps } from "../../platform/http/plugin.js";
+import type { AreaPlugin } from "../../platform/http/plugin.js";
 import { TenantParam } from "../../platform/http/tenant-auth.js";
-import { flaggedClaimsOfProvider, rankedProvider, scoreHistogram } from "../claims-batch/console-views.js";
-import { rankingPage } from "../claims-batch/rankings.js";
-import { type BatchRow, batchRepo } from "../claims-batch/repo.js";
-import { resultsCsv, resultsPage } from "../claims-batch/results.js";
-import type { RankedProviderView } from "../claims-batch/schemas.js";
-import { requireBatch } from "../claims-batch/service.js";
+import {
+  type BatchRow,
+  flaggedClaimsOfProvider,
+  listBatches,
+  providerRankingPage,
+  type ResultsAvailability,
+  rankedProvider,
+  requireBatch,
+  resultsAvailability,
+  resultsCsv,
+  resultsPage,
+  scoreHistogram,
+} from "../claims-batch/service.js";
 import { reviewerOf } from "./access.js";
 import { sendPage } from "./layout.js";
 import { type BatchView, batchListPage, batchPage, claimsPage, providerPage } from "./pages/batches.js";
@@ -36,22 +41,15 @@ const BATCHES_PER_PAGE = 50;
 const PROVIDERS_PER_PAGE = 50;
 const CLAIMS_PER_PAGE = 50;
 
-/** whether the batch's results can be read now: completed and not yet purged */
-const resultsReady = (batch: BatchRow, now: Date) =>
-  batch.status === "completed" &&
-  (batch.results_available_until === null || batch.results_available_until >= now);
-
-function noticeOf(batch: BatchRow): string {
-  if (batch.status === "failed") return "The analysis failed: the batch has no results.";
-  if (batch.status !== "completed")
+/** why a batch shows no results: not ready yet, or purged (the API's own rule says which) */
+function noticeOf(batch: BatchRow, availability: Exclude<ResultsAvailability, "available">): string {
+  if (availability === "pending")
     return `The batch is ${batch.status} (${batch.progress} %): the charts show once its analysis completes.`;
   return `The results were kept until ${batch.results_available_until?.toISOString()} and have been purged.`;
 }
 
 /** the console's claims-batch pages: every read through the claims-batch module, the tenant's batches only */
-export async function consoleBatchRoutes(instance: FastifyInstance, { db }: ModuleDeps): Promise<void> {
-  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-
+export const consoleBatchRoutes: AreaPlugin = async (app, { db }) => {
   app.get(
     "/batches",
     { schema: { ...hidden, params: Type.Object({ tenant: TenantParam }), querystring: PageQuery } },
@@ -61,7 +59,7 @@ export async function consoleBatchRoutes(instance: FastifyInstance, { db }: Modu
       const { tenant, context } = found;
       const { page } = request.query;
       // one more than shown says whether an older page exists
-      const rows = await batchRepo.listForTenant(db, tenant.id, {
+      const rows = await listBatches(db, tenant.id, {
         limit: BATCHES_PER_PAGE + 1,
         offset: (page - 1) * BATCHES_PER_PAGE,
       });
@@ -79,14 +77,15 @@ export async function consoleBatchRoutes(instance: FastifyInstance, { db }: Modu
       const { tenant, context } = found;
       const batch = await requireBatch(db, tenant.id, request.params.batch_id);
       const now = new Date();
-      if (!resultsReady(batch, now))
-        return sendPage(reply, 200, batchPage(context, batch, { notice: noticeOf(batch) }));
+      const availability = resultsAvailability(batch, now);
+      if (availability !== "available")
+        return sendPage(reply, 200, batchPage(context, batch, { notice: noticeOf(batch, availability) }));
       const { page } = request.query;
-      const ranking = await rankingPage(db, batch, "providers", { page, perPage: PROVIDERS_PER_PAGE }, now);
+      const ranking = await providerRankingPage(db, batch, { page, perPage: PROVIDERS_PER_PAGE }, now);
       const view: BatchView = {
         histogram: await scoreHistogram(db, batch, now),
         ranking: {
-          providers: ranking.providers as RankedProviderView[],
+          providers: ranking.providers,
           first: (page - 1) * PROVIDERS_PER_PAGE + 1,
           page,
           pages: ranking.meta.total_pages,
@@ -153,4 +152,4 @@ export async function consoleBatchRoutes(instance: FastifyInstance, { db }: Modu
         .send(resultsCsv(db, batch, "all"));
     },
   );
-}
+};

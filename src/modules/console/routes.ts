@@ -2,22 +2,25 @@ import { readFileSync } from "node:fs";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import Type from "typebox";
 import { AppError } from "../../platform/http/errors.js";
-import type { ModuleRoutes } from "../../platform/http/plugin.js";
-import { useErrorShape } from "../../platform/http/plugin.js";
+import { type AreaPlugin, useErrorShape } from "../../platform/http/plugin.js";
 import { TenantParam } from "../../platform/http/tenant-auth.js";
 import { getMember } from "../members/service.js";
-import { getConsumption } from "../policy-templates/consumption.js";
+import { getConsumption } from "../policy-templates/service.js";
 import { createCommunication } from "../prior-auth/communications/service.js";
 import { createInformationRequest } from "../prior-auth/information-requests/service.js";
-import { listReviewQueue, type QueueFilter } from "../prior-auth/queue.js";
-import { getPriorAuth } from "../prior-auth/view.js";
-import { cancelPriorAuth, reopenPriorAuth, updatePriorAuth } from "../prior-auth/workflow.js";
+import {
+  cancelPriorAuth,
+  getPriorAuth,
+  listReviewQueue,
+  type QueueFilter,
+  reopenPriorAuth,
+  updatePriorAuth,
+} from "../prior-auth/service.js";
 import { findTenant } from "../tenants/service.js";
-import { signIn } from "../users/sign-in.js";
-import { createSignInGuards, sourceOf } from "../users/sign-in-guards.js";
+import { createSignInGuards, signIn, sourceOf } from "../users/service.js";
 import { type Reviewer, reviewerOf, writerOf } from "./access.js";
 import { consoleBatchRoutes } from "./batch-routes.js";
-import { decisionOf, type Form, informationRequestOf } from "./forms.js";
+import { decisionOf, type Form, informationRequestOf, reopenReasonOf } from "./forms.js";
 import { consoleBase, sendPage } from "./layout.js";
 import { type NoticeKey, noticeOf } from "./notices.js";
 import { requireSameOrigin } from "./origin.js";
@@ -65,7 +68,7 @@ const hidden = { hide: true };
  * session cookie after sign-in, every write a form carrying the session's CSRF token, and every action
  * through the same services as the API, with the signed-in user as the reviewer.
  */
-export const consoleRoutes: ModuleRoutes = async (app, { db, jobs, config }) => {
+export const consoleRoutes: AreaPlugin = async (app, { db, jobs, config }) => {
   useErrorShape(app, "console");
   app.addContentTypeParser(
     "application/x-www-form-urlencoded",
@@ -258,16 +261,14 @@ export const consoleRoutes: ModuleRoutes = async (app, { db, jobs, config }) => 
     return "information-requested";
   });
   action("reopen", async ({ actor, session }, transactionId, form) => {
-    const reasons = ["CORRECTION", "ADJUDICATION", "MISCALCULATION", "BENEFIT", "AUDIT", "OTHER"] as const;
-    const reason = reasons.find((known) => known === form.reason) ?? "OTHER";
     await reopenPriorAuth(db, jobs, actor, transactionId, {
-      nphies_reopen_reason: reason,
+      nphies_reopen_reason: reopenReasonOf(form),
       nphies_reopen_at: new Date().toISOString(),
       username: session.username,
     });
     return "reopened";
   });
-  await consoleBatchRoutes(app, { db, jobs, config });
+  await app.register(consoleBatchRoutes, { db, jobs, config });
 
   action("cancel", async ({ actor }, transactionId) => {
     await cancelPriorAuth(db, jobs, actor, transactionId);

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import Type from "typebox";
 import { requestContextOf } from "../../platform/context.js";
 import { AppError } from "../../platform/http/errors.js";
-import type { ModuleRoutes } from "../../platform/http/plugin.js";
+import type { AreaPlugin } from "../../platform/http/plugin.js";
 import { TenantParam } from "../../platform/http/tenant-auth.js";
 import { capabilityStatementOf } from "./capability.js";
 import { processMessage } from "./service.js";
@@ -45,7 +45,7 @@ declare module "fastify" {
 }
 
 /** the FHIR interface of a tenant, under /{tenant}/fhir with its access-key (README "NPHIES FHIR interface") */
-export const fhirRoutes: ModuleRoutes = async (app, { db, jobs }) => {
+export const fhirRoutes: AreaPlugin = async (app, { db, jobs }) => {
   subscribeFhirArea();
   // FHIR JSON only (application/json is taken too), up to NPHIES's 10 MB a message; anything else is 415
   app.addHook("onRequest", async (request) => {
@@ -100,7 +100,7 @@ export const fhirRoutes: ModuleRoutes = async (app, { db, jobs }) => {
 };
 
 /** the CapabilityStatement: public, as FHIR clients read it before they authenticate */
-export const fhirMetadataRoutes: ModuleRoutes = async (app, { config }) => {
+export const fhirMetadataRoutes: AreaPlugin = async (app, { config }) => {
   app.get(
     "/:tenant/fhir/metadata",
     {

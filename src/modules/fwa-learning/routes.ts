@@ -1,13 +1,12 @@
-import type { FastifyInstance } from "fastify";
-import type { ModuleDeps } from "../../platform/http/plugin.js";
+import type { AreaPlugin } from "../../platform/http/plugin.js";
 import { bearerServiceErrors as errors } from "../../platform/http/schemas.js";
-import { Model, OutcomesAccepted, OutcomesBody, type OutcomesInput } from "./schemas.js";
+import { Model, OutcomesAccepted, OutcomesBody } from "./schemas.js";
 import { forgetModel, modelOf, receiveOutcomes } from "./service.js";
 
 const tags = ["FWA learning"];
 
 /** learning from outcomes under {claims_base_url} = /v1, behind bearer tokens (beyond the spec) */
-export async function fwaLearningRoutes(app: FastifyInstance, { db, jobs }: Pick<ModuleDeps, "db" | "jobs">) {
+export const fwaLearningRoutes: AreaPlugin = async (app, { db, jobs }) => {
   app.post(
     "/fwa/outcomes",
     {
@@ -18,7 +17,7 @@ export async function fwaLearningRoutes(app: FastifyInstance, { db, jobs }: Pick
         response: { 200: OutcomesAccepted, ...errors([400, 401, 404]) },
       },
     },
-    async (request) => receiveOutcomes(db, jobs, request.actor, request.body as OutcomesInput),
+    async (request) => receiveOutcomes(db, jobs, request.actor, request.body),
   );
   app.get(
     "/fwa/model",
@@ -42,4 +41,4 @@ export async function fwaLearningRoutes(app: FastifyInstance, { db, jobs }: Pick
     },
     async (request) => forgetModel(db, request.actor),
   );
-}
+};

@@ -1,11 +1,11 @@
-import type { ModuleRoutes } from "../../platform/http/plugin.js";
+import type { AreaPlugin } from "../../platform/http/plugin.js";
 import { errorResponses } from "../../platform/http/schemas.js";
 import { HealthDeclarationCreateBody, HealthDeclarationCreated } from "./schemas.js";
 import * as declarations from "./service.js";
 
 const tags = ["Health declaration"];
 
-export const healthDeclarationRoutes: ModuleRoutes = async (app, { db }) => {
+export const healthDeclarationRoutes: AreaPlugin = async (app, { db }) => {
   app.post(
     "/health-declarations/create",
     {

@@ -1,11 +1,11 @@
-import type { ModuleRoutes } from "../../platform/http/plugin.js";
+import type { AreaPlugin } from "../../platform/http/plugin.js";
 import { errorResponses } from "../../platform/http/schemas.js";
 import { HistoryPage, HistoryQuery, HistorySyncBody, HistorySynced, MemberParams } from "./schemas.js";
 import { findHistory, syncHistory } from "./service.js";
 
 const tags = ["History synchronization"];
 
-export const memberHistoryRoutes: ModuleRoutes = async (app, { db }) => {
+export const memberHistoryRoutes: AreaPlugin = async (app, { db }) => {
   for (const [path, kind, what] of [
     ["/history/claims/sync", "CLAIM", "claims"],
     ["/history/approval-requests/sync", "PREAUTH", "prior-authorization requests"],

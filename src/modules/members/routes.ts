@@ -1,11 +1,11 @@
-import { type ModuleRoutes, useErrorShape } from "../../platform/http/plugin.js";
+import { type AreaPlugin, useErrorShape } from "../../platform/http/plugin.js";
 import { errorResponses } from "../../platform/http/schemas.js";
 import { MemberCreateBody, MemberCreated, MemberIdParams, MemberUpdateBody, MemberView } from "./schemas.js";
 import * as members from "./service.js";
 
 const tags = ["Member"];
 
-export const memberRoutes: ModuleRoutes = async (app, { db }) => {
+export const memberRoutes: AreaPlugin = async (app, { db }) => {
   useErrorShape(app, "member");
 
   app.post(

@@ -1,5 +1,6 @@
-import type { ModuleRoutes } from "../../platform/http/plugin.js";
+import type { AreaPlugin } from "../../platform/http/plugin.js";
 import { errorResponses } from "../../platform/http/schemas.js";
+import { forgetNetworksOnAnnouncement } from "./names.js";
 import {
   CodeMessageBody,
   NetworkCreateBody,
@@ -20,7 +21,9 @@ import * as networks from "./service.js";
 
 const tags = ["Network"];
 
-export const networkRoutes: ModuleRoutes = async (app, { db }) => {
+export const networkRoutes: AreaPlugin = async (app, { db }) => {
+  // listings by name read this node's memory of the networks: other nodes' changes make it forget
+  app.addHook("onClose", await forgetNetworksOnAnnouncement(db));
   app.post(
     "/network/create",
     {

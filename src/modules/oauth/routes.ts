@@ -1,14 +1,12 @@
-import type { FastifyInstance } from "fastify";
 import Type from "typebox";
-import type { Db } from "../../platform/db/db.js";
-import { useErrorShape } from "../../platform/http/plugin.js";
+import { type AreaPlugin, useErrorShape } from "../../platform/http/plugin.js";
 import { issueToken } from "./service.js";
 import type { TokenService } from "./tokens.js";
 
 const OAuthError = Type.Object({ error: Type.String(), error_description: Type.String() });
 
 /** POST /v1/auth/token ({auth_url}/v1/auth/token, docs/operator-contract.md section 3) */
-export async function oauthRoutes(app: FastifyInstance, { db, tokens }: { db: Db; tokens: TokenService }) {
+export const oauthRoutes: AreaPlugin<{ tokens: TokenService }> = async (app, { db, tokens }) => {
   useErrorShape(app, "oauth");
   app.addContentTypeParser(
     "application/x-www-form-urlencoded",
@@ -45,11 +43,11 @@ export async function oauthRoutes(app: FastifyInstance, { db, tokens }: { db: Db
     },
     async (request, reply) => {
       const token = await issueToken(db, tokens, {
-        ...(request.body as Record<string, string>),
+        ...request.body,
         authorization: request.headers.authorization,
       });
       // RFC 6749 section 5.1: tokens are not to be cached by anyone in between
       return reply.header("cache-control", "no-store").header("pragma", "no-cache").send(token);
     },
   );
-}
+};

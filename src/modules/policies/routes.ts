@@ -1,4 +1,4 @@
-import type { ModuleRoutes } from "../../platform/http/plugin.js";
+import type { AreaPlugin } from "../../platform/http/plugin.js";
 import { errorResponses } from "../../platform/http/schemas.js";
 import type { PolicyRow } from "./repo.js";
 import {
@@ -19,7 +19,7 @@ function presentPolicy(policy: PolicyRow, phErpId: string) {
   return { ...fields, ph_erp_id: phErpId };
 }
 
-export const policyRoutes: ModuleRoutes = async (app, { db }) => {
+export const policyRoutes: AreaPlugin = async (app, { db }) => {
   app.post(
     "/policy/create",
     {

@@ -1,4 +1,4 @@
-import type { ModuleRoutes } from "../../platform/http/plugin.js";
+import type { AreaPlugin } from "../../platform/http/plugin.js";
 import { errorResponses } from "../../platform/http/schemas.js";
 import {
   AsyncBulkBody,
@@ -15,7 +15,7 @@ const tags = ["Policy"];
 const SYNC_BODY_LIMIT = 16 * 1024 * 1024;
 const ASYNC_BODY_LIMIT = 160 * 1024 * 1024;
 
-export const policyBulkRoutes: ModuleRoutes = async (app, { db, jobs }) => {
+export const policyBulkRoutes: AreaPlugin = async (app, { db, jobs }) => {
   app.post(
     "/policy/bulk-patient-to-policy",
     {

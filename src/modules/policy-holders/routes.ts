@@ -1,4 +1,4 @@
-import { type ModuleRoutes, useErrorShape } from "../../platform/http/plugin.js";
+import { type AreaPlugin, useErrorShape } from "../../platform/http/plugin.js";
 import { errorResponses, PolicyHolderErrorBody } from "../../platform/http/schemas.js";
 import {
   PhErpIdParams,
@@ -12,7 +12,7 @@ import * as holders from "./service.js";
 
 const tags = ["Policy holder"];
 
-export const policyHolderRoutes: ModuleRoutes = async (app, { db }) => {
+export const policyHolderRoutes: AreaPlugin = async (app, { db }) => {
   useErrorShape(app, "policyHolder");
 
   app.post(

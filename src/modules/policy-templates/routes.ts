@@ -1,4 +1,4 @@
-import type { ModuleRoutes } from "../../platform/http/plugin.js";
+import type { AreaPlugin } from "../../platform/http/plugin.js";
 import { errorResponses } from "../../platform/http/schemas.js";
 import { PatientPolicyKeyQuery } from "../policies/schemas.js";
 import { getConsumption } from "./consumption.js";
@@ -19,7 +19,7 @@ import * as templates from "./service.js";
 const tags = ["Policy template"];
 const createErrors = errorResponses([400, 401, 404, 409]);
 
-export const policyTemplateRoutes: ModuleRoutes = async (app, { db }) => {
+export const policyTemplateRoutes: AreaPlugin = async (app, { db }) => {
   app.post(
     "/policy/template/category",
     {

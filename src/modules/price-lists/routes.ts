@@ -1,4 +1,4 @@
-import type { ModuleRoutes } from "../../platform/http/plugin.js";
+import type { AreaPlugin } from "../../platform/http/plugin.js";
 import { errorResponses } from "../../platform/http/schemas.js";
 import {
   CodeMessageBody,
@@ -15,7 +15,7 @@ import * as priceLists from "./service.js";
 
 const tags = ["Price list"];
 
-export const priceListRoutes: ModuleRoutes = async (app, { db }) => {
+export const priceListRoutes: AreaPlugin = async (app, { db }) => {
   app.post(
     "/price-list/create",
     {

@@ -1,7 +1,9 @@
 import Type from "typebox";
 import { requestContextOf } from "../../platform/context.js";
-import type { ModuleRoutes } from "../../platform/http/plugin.js";
+import type { AreaPlugin } from "../../platform/http/plugin.js";
 import { errorResponses } from "../../platform/http/schemas.js";
+import { communicationRoutes } from "./communications/routes.js";
+import { informationRequestRoutes } from "./information-requests/routes.js";
 import {
   BundleSyncBody,
   CreateBody,
@@ -12,13 +14,16 @@ import {
   UpdateBody,
 } from "./schemas.js";
 import { createPriorAuth } from "./service.js";
+import { supportingInfoRoutes } from "./supporting-info/routes.js";
 import { getPriorAuth } from "./view.js";
 import { cancelPriorAuth, reopenPriorAuth, syncBundle, updatePriorAuth } from "./workflow.js";
 
 const tags = ["Prior authorization"];
 const done = (message: string) => ({ code: 200, message });
 
-export const priorAuthRoutes: ModuleRoutes = async (app, { db, jobs }) => {
+/** prior authorization: the requests, then their supporting info, communications and information requests */
+export const priorAuthRoutes: AreaPlugin = async (app, deps) => {
+  const { db, jobs } = deps;
   app.post(
     "/approval-request/create",
     {
@@ -116,4 +121,8 @@ export const priorAuthRoutes: ModuleRoutes = async (app, { db, jobs }) => {
       return done("Prior authorization cancelled successfully");
     },
   );
+
+  await app.register(supportingInfoRoutes, deps);
+  await app.register(communicationRoutes, deps);
+  await app.register(informationRequestRoutes, deps);
 };

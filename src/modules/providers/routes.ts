@@ -1,4 +1,4 @@
-import type { ModuleRoutes } from "../../platform/http/plugin.js";
+import type { AreaPlugin } from "../../platform/http/plugin.js";
 import { errorResponses } from "../../platform/http/schemas.js";
 import {
   CchiNoParams,
@@ -11,7 +11,7 @@ import * as providers from "./service.js";
 
 const tags = ["Medical provider"];
 
-export const providerRoutes: ModuleRoutes = async (app, { db }) => {
+export const providerRoutes: AreaPlugin = async (app, { db }) => {
   app.post(
     "/medical-provider/create",
     {

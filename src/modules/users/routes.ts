@@ -1,4 +1,4 @@
-import type { ModuleRoutes } from "../../platform/http/plugin.js";
+import type { AreaPlugin } from "../../platform/http/plugin.js";
 import { errorResponses } from "../../platform/http/schemas.js";
 import {
   Message,
@@ -13,7 +13,7 @@ import * as users from "./service.js";
 
 const tags = ["User"];
 
-export const userRoutes: ModuleRoutes = async (app, { db }) => {
+export const userRoutes: AreaPlugin = async (app, { db }) => {
   app.post(
     "/user/create",
     {

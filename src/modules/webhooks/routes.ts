@@ -1,4 +1,4 @@
-import type { ModuleRoutes } from "../../platform/http/plugin.js";
+import type { AreaPlugin } from "../../platform/http/plugin.js";
 import { errorResponses } from "../../platform/http/schemas.js";
 import {
   DeliveryPage,
@@ -13,7 +13,7 @@ import * as webhooks from "./service.js";
 
 const tags = ["Webhook"];
 
-export const webhookRoutes: ModuleRoutes = async (app, { db, jobs, config }) => {
+export const webhookRoutes: AreaPlugin = async (app, { db, jobs, config }) => {
   app.post(
     "/webhook/create",
     {

@@ -5,14 +5,20 @@ import type { Db } from "../db/db.js";
 import type { JobQueue } from "../jobs/queue.js";
 import type { ErrorShape } from "./errors.js";
 
-/** what every area's routes receive: their dependencies, passed in explicitly */
+/** what every area receives: its dependencies, passed in explicitly */
 export interface ModuleDeps {
   db: Db;
   jobs: JobQueue;
   config: Config;
 }
 
-export type ModuleRoutes = FastifyPluginAsyncTypebox<ModuleDeps>;
+/**
+ * An area of a surface: one typed plugin holding its routes and the start-up and shutdown work they need
+ * (started in its body, stopped by its own `onClose` hook). `Extra` is what an area needs beyond ModuleDeps.
+ */
+export type AreaPlugin<Extra extends object = Record<never, never>> = FastifyPluginAsyncTypebox<
+  ModuleDeps & Extra
+>;
 
 /** gives every route of this plugin the error body shape of its area (the spec differs per area) */
 export function useErrorShape(app: FastifyInstance, errorShape: ErrorShape): void {

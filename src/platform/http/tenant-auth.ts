@@ -31,6 +31,13 @@ export const TenantParam = Type.String({
   description: "the tenant (per-client namespace)",
 });
 
+/** the `{tenant}` the router matched: read before validation, since the access-key is checked first */
+function tenantInPath(request: FastifyRequest): string | undefined {
+  const params = request.params;
+  if (typeof params !== "object" || params === null || !("tenant" in params)) return undefined;
+  return typeof params.tenant === "string" ? params.tenant : undefined;
+}
+
 /**
  * Makes every route registered in `app` tenant-scoped: declares the `tenant` path parameter, and checks
  * the `access-key` header before anything else runs. A key is valid only under its own tenant's path, so a
@@ -51,8 +58,8 @@ export function requireTenantApiKey(app: FastifyInstance, lookup: ApiKeyLookup, 
     const apiKey = request.headers["access-key"];
     if (typeof apiKey !== "string" || apiKey === "") throw new AppError("AUTH_REQUIRED");
     const owner = await lookup(apiKey);
-    const tenantName = (request.params as { tenant?: string }).tenant;
-    if (owner === undefined || owner.tenant.name !== tenantName) throw new AppError("AUTH_REQUIRED");
+    if (owner === undefined || owner.tenant.name !== tenantInPath(request))
+      throw new AppError("AUTH_REQUIRED");
     enforceRateLimit(limiter, `key:${owner.key_id}`, reply);
     request.tenant = owner.tenant;
     request.actor = { tenantId: owner.tenant.id, actor: `api-key:${owner.key_id}`, requestId: request.id };

@@ -1,9 +1,9 @@
-import type { ModuleRoutes } from "../../../platform/http/plugin.js";
+import type { AreaPlugin } from "../../../platform/http/plugin.js";
 import { errorResponses } from "../../../platform/http/schemas.js";
 import { CommunicationBody, CommunicationCreated } from "./schemas.js";
 import { createCommunication } from "./service.js";
 
-export const communicationRoutes: ModuleRoutes = async (app, { db, jobs }) => {
+export const communicationRoutes: AreaPlugin = async (app, { db, jobs }) => {
   app.post(
     "/communication/create",
     {

@@ -1,10 +1,10 @@
 import { requestContextOf } from "../../../platform/context.js";
-import type { ModuleRoutes } from "../../../platform/http/plugin.js";
+import type { AreaPlugin } from "../../../platform/http/plugin.js";
 import { errorResponses } from "../../../platform/http/schemas.js";
 import { InformationRequestBody, InformationRequestCreated } from "./schemas.js";
 import { createInformationRequest } from "./service.js";
 
-export const informationRequestRoutes: ModuleRoutes = async (app, { db, jobs }) => {
+export const informationRequestRoutes: AreaPlugin = async (app, { db, jobs }) => {
   app.post(
     "/communication-request/create",
     {

@@ -1,11 +1,11 @@
-import type { ModuleRoutes } from "../../../platform/http/plugin.js";
+import type { AreaPlugin } from "../../../platform/http/plugin.js";
 import { errorResponses } from "../../../platform/http/schemas.js";
 import { ForClaimBody, ForPreauthBody, SupportingInfoCreated } from "./schemas.js";
 import { addSupportingInfo } from "./service.js";
 
 const tags = ["Supporting info"];
 
-export const supportingInfoRoutes: ModuleRoutes = async (app, { db }) => {
+export const supportingInfoRoutes: AreaPlugin = async (app, { db }) => {
   app.post(
     "/supporting-info/create-for-preauth",
     {
