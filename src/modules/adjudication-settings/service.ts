@@ -6,6 +6,9 @@ import { announceChange, engineSettings } from "./engine-settings.js";
 import { diagnosisEditRepo, fwaFlagThreshold, settingsRepo } from "./repo.js";
 import type { EditInput, FwaSettingsInput, SettingsInput } from "./schemas.js";
 
+// the settings the prior-authorization engine decides with, as prior-auth loads them
+export { engineSettings } from "./engine-settings.js";
+
 export async function getSettings(db: Db, tenantId: number) {
   const settings = await engineSettings.loadSettings(db, tenantId);
   return {

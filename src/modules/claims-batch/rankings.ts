@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
-import { BATCH_PROVIDER_TYPES } from "../../engine/fwa/claim.js";
-import type { EntityRanking } from "../../engine/fwa/rankings.js";
+import { BATCH_PROVIDER_TYPES } from "../../engine/fwa/columns/claim.js";
+import type { EntityRanking } from "../../engine/fwa/ranking/entity.js";
 import { riyalsOf } from "../../engine/money.js";
 import type { Db } from "../../platform/db/db.js";
 import { csvCell } from "../../platform/http/csv.js";
@@ -31,13 +31,16 @@ const PRESENT = {
   members: (row: EntityRanking): RankedMemberView => ({ member_id: row.id, ...figuresOf(row) }),
 };
 
-/** one page of a batch's provider or member ranking (docs/operator-contract.md section 9) */
-export async function rankingPage(
+type PageQuery = { page: number; perPage: number };
+
+/** one page of a ranking's entities, each as `present` shows it */
+async function rankedEntries<T>(
   db: Db,
   batch: BatchRow,
   view: RankingView,
-  query: { page: number; perPage: number },
-  now: Date = new Date(),
+  query: PageQuery,
+  now: Date,
+  present: (row: EntityRanking) => T,
 ) {
   requireResults(batch, now);
   const total = await batchRepo.countRanked(db, batch, view);
@@ -49,8 +52,49 @@ export async function rankingPage(
     start,
     Math.min(total, start + query.perPage),
   );
-  const entries = rows.map((row) => PRESENT[view](row));
-  return { batch_id: batch.id, [view]: entries, meta: pageMeta(query.page, query.perPage, total) };
+  return { entries: rows.map(present), meta: pageMeta(query.page, query.perPage, total) };
+}
+
+/** one page of a batch's providers by risk */
+export async function providerRankingPage(db: Db, batch: BatchRow, query: PageQuery, now: Date = new Date()) {
+  const { entries, meta } = await rankedEntries(db, batch, "providers", query, now, PRESENT.providers);
+  return { batch_id: batch.id, providers: entries, meta };
+}
+
+/** one page of a batch's members by risk */
+export async function memberRankingPage(db: Db, batch: BatchRow, query: PageQuery, now: Date = new Date()) {
+  const { entries, meta } = await rankedEntries(db, batch, "members", query, now, PRESENT.members);
+  return { batch_id: batch.id, members: entries, meta };
+}
+
+/** one page of a batch's provider or member ranking (docs/operator-contract.md section 9) */
+export function rankingPage(
+  db: Db,
+  batch: BatchRow,
+  view: RankingView,
+  query: PageQuery,
+  now: Date = new Date(),
+) {
+  return view === "providers"
+    ? providerRankingPage(db, batch, query, now)
+    : memberRankingPage(db, batch, query, now);
+}
+
+/** a provider of the batch as ranked, with its rank (1 = audit first), or undefined when not in the batch */
+export async function rankedProvider(
+  db: Db,
+  batch: BatchRow,
+  providerId: string,
+  now: Date = new Date(),
+): Promise<{ rank: number; provider: RankedProviderView } | undefined> {
+  const perPage = RESULT_PAGE_CLAIMS;
+  for (let page = 1; ; page++) {
+    const { providers, meta } = await providerRankingPage(db, batch, { page, perPage }, now);
+    const index = providers.findIndex((provider) => provider.provider_id === providerId);
+    const provider = providers[index];
+    if (provider !== undefined) return { rank: (page - 1) * perPage + index + 1, provider };
+    if (page >= meta.total_pages) return undefined;
+  }
 }
 
 const CSV_COLUMNS = (view: RankingView) =>

@@ -1,4 +1,5 @@
 import type { Queryable } from "../../platform/db/db.js";
+import type { DeliveryTargets } from "../../platform/events/targets.js";
 
 export type BatchStatus = "queued" | "validating" | "processing" | "completed" | "failed";
 
@@ -298,5 +299,37 @@ export const subscriptionRepo = {
       [tenantId],
     );
     return rows[0]?.webhook_url ?? null;
+  },
+};
+
+/**
+ * Claims subscriptions as targets of events: a subscription receives the batch events it lists
+ * (`batch.processing_update` also when it lists `batch.processing`), until it is deactivated.
+ */
+export const subscriptionTargets: DeliveryTargets = {
+  column: "subscription_id",
+  key: "s",
+  name: "subscription",
+  entityType: "claims-subscription",
+  receives: (event) =>
+    event.hookType !== "CLAIMS_BATCH"
+      ? undefined
+      : event.eventType === "batch.processing_update"
+        ? `${event.eventType},batch.processing`
+        : event.eventType,
+  selectReceivers: (events) =>
+    `SELECT id FROM claims_subscriptions WHERE tenant_id = $1 AND status = 'active'
+       AND events && string_to_array(${events}, ',') ORDER BY created_at, id`,
+  selectOne: (id) =>
+    `SELECT id FROM claims_subscriptions WHERE tenant_id = $1 AND status = 'active' AND id = ${id}::uuid`,
+  selectAddress: (id) =>
+    `SELECT webhook_url AS url, secret, status = 'active' AS active FROM claims_subscriptions WHERE id = ${id}`,
+  async deactivate(tx, tenantId, id, reason) {
+    const changed = await tx.query(
+      `UPDATE claims_subscriptions SET status = 'inactive', deactivated_reason = $3
+       WHERE tenant_id = $1 AND id = $2 AND status = 'active' RETURNING id`,
+      [tenantId, id, reason],
+    );
+    return changed.length > 0;
   },
 };

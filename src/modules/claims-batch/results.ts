@@ -11,17 +11,31 @@ const gunzipAsync = promisify(gunzip);
 
 const EMPTY_SUMMARY = { approved: 0, flagged: 0, rejected: 0, FWA_cases: 0 };
 
-/** results exist once a batch completed or failed, until their time is up */
+/** whether a batch's results can be read now: pending until it completed or failed, purged once their time is up */
+export type ResultsAvailability = "available" | "pending" | "purged";
+
+/** the one rule of which batches have results (the spec's results are of a completed or failed batch) */
+export function resultsAvailability(
+  batch: Pick<BatchRow, "status" | "results_available_until">,
+  now: Date,
+): ResultsAvailability {
+  if (batch.status !== "completed" && batch.status !== "failed") return "pending";
+  if (batch.results_available_until !== null && batch.results_available_until < now) return "purged";
+  return "available";
+}
+
+/** the batch's results are readable now, or the API's 409 (not ready) or 404 (purged) */
 export function requireResults(batch: BatchRow, now: Date): void {
-  if (batch.status !== "completed" && batch.status !== "failed")
+  const availability = resultsAvailability(batch, now);
+  if (availability === "pending")
     throw new AppError(
       "BATCH_RESULTS_NOT_READY",
       `Batch ${batch.id} is ${batch.status}: its results are not ready yet`,
     );
-  if (batch.results_available_until !== null && batch.results_available_until < now)
+  if (availability === "purged")
     throw new AppError(
       "BATCH_NOT_FOUND",
-      `The results of batch ${batch.id} were available until ${batch.results_available_until.toISOString()}`,
+      `The results of batch ${batch.id} were available until ${batch.results_available_until?.toISOString()}`,
     );
 }
 
@@ -130,4 +144,53 @@ export function resultsCsv(db: Db, batch: BatchRow, filter: ResultView, now: Dat
     }
   }
   return Readable.from(lines());
+}
+
+/** the histogram's bins: bin n holds the scores from n/10 to (n+1)/10, the last one 1 too */
+export const SCORE_BINS = 10;
+
+/** a batch's results never change once stored, so its bins are computed once per node (a few kept) */
+const binsKept = new Map<string, number[]>();
+const BINS_KEPT = 64;
+
+const binOf = (score: number) => Math.min(SCORE_BINS - 1, Math.floor(Math.round(score * 10_000) / 1_000));
+
+/** how many of the batch's items fall in each tenth of ai_score, read a stored page at a time */
+export async function scoreHistogram(db: Db, batch: BatchRow, now: Date = new Date()): Promise<number[]> {
+  requireResults(batch, now);
+  const key = `${batch.id}:${batch.results_attempt}`;
+  const kept = binsKept.get(key);
+  if (kept !== undefined) return kept;
+  const bins = new Array<number>(SCORE_BINS).fill(0);
+  for (let page = 1; page <= Math.ceil(totalOf(batch, "all") / RESULT_PAGE_CLAIMS); page++) {
+    const claims = await entriesOfPages<ClaimResult>(await batchRepo.readPages(db, batch, "all", page, page));
+    for (const claim of claims)
+      for (const item of claim.claim_items) {
+        const bin = binOf(item.ai_score);
+        bins[bin] = (bins[bin] ?? 0) + 1;
+      }
+  }
+  const oldest = binsKept.keys().next();
+  if (binsKept.size >= BINS_KEPT && !oldest.done) binsKept.delete(oldest.value);
+  binsKept.set(key, bins);
+  return bins;
+}
+
+/** the provider's flagged and rejected claims in the batch (the stored views of each status, read in turn) */
+export async function flaggedClaimsOfProvider(
+  db: Db,
+  batch: BatchRow,
+  providerId: string,
+  now: Date = new Date(),
+): Promise<ClaimResult[]> {
+  requireResults(batch, now);
+  const found: ClaimResult[] = [];
+  for (const view of ["flagged", "rejected"] as const)
+    for (let page = 1; page <= Math.ceil(totalOf(batch, view) / RESULT_PAGE_CLAIMS); page++) {
+      const claims = await entriesOfPages<ClaimResult>(
+        await batchRepo.readPages(db, batch, view, page, page),
+      );
+      found.push(...claims.filter((claim) => claim.provider_id === providerId));
+    }
+  return found;
 }

@@ -5,11 +5,25 @@ import type { Readable } from "node:stream";
 import type { BatchSettings } from "../../config.js";
 import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db, Queryable } from "../../platform/db/db.js";
-import { emitBatchEvent } from "../../platform/events/outbox.js";
+import { emitEvent } from "../../platform/events/outbox.js";
 import { AppError, withConflicts } from "../../platform/http/errors.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
 import { type BatchRow, batchRepo, type NewBatch, subscriptionRepo } from "./repo.js";
+import { presentSubscription } from "./subscriptions.js";
 import { type IngestOutcome, ingestBatch, MAX_SHOWN, UploadTooLarge } from "./upload/ingest.js";
+
+export { providerRankingPage, rankedProvider, rankingCsv, rankingPage } from "./rankings.js";
+export type { BatchRow } from "./repo.js";
+export {
+  flaggedClaimsOfProvider,
+  type ResultsAvailability,
+  resultsAvailability,
+  resultsCsv,
+  resultsPage,
+  SCORE_BINS,
+  scoreHistogram,
+} from "./results.js";
+export { presentSubscription, subscribe, unsubscribe } from "./subscriptions.js";
 
 export const ANALYSIS_QUEUE = "claims-batch-analysis";
 
@@ -51,10 +65,11 @@ export async function emitForBatch(
   eventType: string,
   data: Record<string, unknown>,
 ): Promise<void> {
-  await emitBatchEvent(tx, jobs, batch.tenant_id, {
+  await emitEvent(tx, jobs, batch.tenant_id, {
+    hookType: "CLAIMS_BATCH",
     eventType,
-    batchId: batch.id,
     data: { batch_id: batch.id, batch_reference_id: batch.batch_reference_id, ...data },
+    subject: `batch:${batch.id}`,
     requestId: batch.request_id ?? undefined,
   });
 }
@@ -218,4 +233,37 @@ export async function requireBatch(db: Queryable, tenantId: number, batchId: str
   if (batch === undefined || !batch.accepted)
     throw new AppError("BATCH_NOT_FOUND", `Batch ${batchId} not found`);
   return batch;
+}
+
+/** the tenant's accepted batches, newest first, a page at a time */
+export function listBatches(db: Queryable, tenantId: number, page: { limit: number; offset: number }) {
+  return batchRepo.listForTenant(db, tenantId, page);
+}
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+/** a batch's status and progress as the API shows them (GET /claims/batch/{batch_id}) */
+export function batchStatusView(batch: BatchRow) {
+  return {
+    batch_id: batch.id,
+    batch_reference_id: batch.batch_reference_id,
+    description: batch.description,
+    status: batch.status,
+    total_claims: batch.total_claims,
+    total_items: batch.total_items,
+    processed_claims: batch.processed_claims,
+    processing_progress: batch.progress,
+    failed_claims: batch.failed_claims,
+    summary: batch.summary,
+    error: batch.error,
+    error_code: batch.error_code,
+    submitted_at: batch.submitted_at.toISOString(),
+    processed_at: iso(batch.processed_at),
+    results_available_until: iso(batch.results_available_until),
+  };
+}
+
+/** the tenant's claims subscriptions as the API shows them */
+export async function listSubscriptions(db: Queryable, tenantId: number) {
+  return (await subscriptionRepo.list(db, tenantId)).map(presentSubscription);
 }

@@ -1,10 +1,10 @@
 import type { WebhookSettings } from "../../config.js";
 import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db } from "../../platform/db/db.js";
-import { deliveryRepo } from "../../platform/events/deliveries.js";
+import { deactivateTarget } from "../../platform/events/deliveries.js";
 import { checkTarget } from "../../platform/events/target-address.js";
 import { AppError } from "../../platform/http/errors.js";
-import { type SubscriptionRow, subscriptionRepo } from "./repo.js";
+import { type SubscriptionRow, subscriptionRepo, subscriptionTargets } from "./repo.js";
 import type { SubscribeInput } from "./schemas.js";
 
 export function presentSubscription(row: SubscriptionRow) {
@@ -49,7 +49,7 @@ export async function unsubscribe(db: Db, actor: TenantActor, id: string): Promi
     const subscription = await subscriptionRepo.find(tx, actor.tenantId, id);
     if (subscription === undefined)
       throw new AppError("SUBSCRIPTION_NOT_FOUND", `Subscription ${id} not found`);
-    if (await deliveryRepo.deactivateSubscription(tx, actor.tenantId, id, "removed"))
+    if (await deactivateTarget(tx, subscriptionTargets, actor.tenantId, id, "removed"))
       await recordAudit(tx, actor, {
         action: "claims-subscription.remove",
         entityType: "claims-subscription",

@@ -4,7 +4,7 @@ import {
   InformationRequestBody,
   type InformationRequestInput,
 } from "../prior-auth/information-requests/schemas.js";
-import { UpdateBody, type UpdateInput } from "../prior-auth/schemas.js";
+import { REOPEN_REASONS, type ReopenInput, UpdateBody, type UpdateInput } from "../prior-auth/schemas.js";
 
 /** a form as the browser posts it: name -> value */
 export type Form = Record<string, string>;
@@ -75,4 +75,9 @@ export function informationRequestOf(
     );
   }
   return input;
+}
+
+/** the reopen reason a form names, one of the API's own (REOPEN_REASONS); anything else is OTHER */
+export function reopenReasonOf(form: Form): ReopenInput["nphies_reopen_reason"] {
+  return REOPEN_REASONS.find((known) => known === form.reason) ?? "OTHER";
 }

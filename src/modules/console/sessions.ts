@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { hashSecret } from "../../platform/auth/credentials.js";
 import type { Db } from "../../platform/db/db.js";
 import { purgeJob } from "../../platform/jobs/housekeeping.js";
-import { attemptRepo } from "../users/sign-in-attempts.js";
+import { forgetStaleSignInAttempts } from "../users/service.js";
 import { type ConsoleSession, sessionRepo } from "./session-repo.js";
 
 /** how long a console session lasts from sign-in */
@@ -52,7 +52,7 @@ export const consoleSessionRetentionJob = purgeJob(
     const now = new Date();
     const purged = await sessionRepo.deleteExpired(context.db, now);
     if (purged > 0) context.log.info({ purged }, "forgot expired console sessions");
-    const attempts = await attemptRepo.deleteStale(context.db, now);
+    const attempts = await forgetStaleSignInAttempts(context.db, now);
     if (attempts > 0) context.log.info({ attempts }, "forgot stale sign-in counts");
   },
 );

@@ -22,8 +22,8 @@ import {
   profile,
   RESPONSE_EVENT,
 } from "../../reference/nphies-fhir.js";
-import { reasonsOf } from "../prior-auth/present.js";
 import type { ItemRow, PriorAuthRow } from "../prior-auth/repo.js";
+import { reasonsOf } from "../prior-auth/service.js";
 import { concept, moneyOf, responseMessageOf } from "./message.js";
 import type { FhirOrigin, OriginItem, ReceivedEntry } from "./origin.js";
 

@@ -3,7 +3,7 @@ import type { Coverage } from "../../engine/prior-auth/types.js";
 import type { RequestContext } from "../../platform/context.js";
 import { type MemberPolicyRow, policyRepo } from "../policies/repo.js";
 import { templateRepo } from "../policy-templates/repo.js";
-import { loadCoverage } from "../prior-auth/context.js";
+import { loadCoverage } from "../prior-auth/service.js";
 
 /**
  * Whether a member's policy is in force for a provider on a day, as the engine's eligibility check decides

@@ -4,7 +4,7 @@ import type { RequestContext } from "../../platform/context.js";
 import { AppError } from "../../platform/http/errors.js";
 import { CS, PAYER_LICENSE, profile, RESPONSE_EVENT } from "../../reference/nphies-fhir.js";
 import { priorAuthRepo } from "../prior-auth/repo.js";
-import { cancelPriorAuth } from "../prior-auth/workflow.js";
+import { cancelPriorAuth } from "../prior-auth/service.js";
 import { acknowledgementMessageOf, type RuleBroken } from "./acknowledgement.js";
 import { answerOnce } from "./answers.js";
 import type { Message } from "./bundle.js";

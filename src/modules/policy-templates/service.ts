@@ -4,6 +4,9 @@ import type { Db, Queryable } from "../../platform/db/db.js";
 import { AppError, refusal, withConflicts } from "../../platform/http/errors.js";
 import { type PolicyKey, requirePolicy } from "../policies/service.js";
 import { templateRepo } from "./repo.js";
+
+export { getConsumption } from "./consumption.js";
+
 import type {
   BenefitCreateInput,
   BenefitUpdateInput,

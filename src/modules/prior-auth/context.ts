@@ -10,7 +10,7 @@ import type {
   ServiceType,
 } from "../../engine/prior-auth/types.js";
 import type { Queryable } from "../../platform/db/db.js";
-import { engineSettings } from "../adjudication-settings/engine-settings.js";
+import { engineSettings } from "../adjudication-settings/service.js";
 import { type PolicyRow, patientLinkRepo } from "../policies/repo.js";
 import { foldUtilization } from "../policies/service.js";
 import { templateRepo } from "../policy-templates/repo.js";

@@ -23,6 +23,13 @@ import type { CreateInput, ItemInput } from "./schemas.js";
 import { supportingInfoRepo } from "./supporting-info/repo.js";
 import { checkSupportingInfo } from "./supporting-info/service.js";
 
+export { loadCoverage } from "./context.js";
+export { reasonsOf } from "./present.js";
+export { listReviewQueue, type QueueEntry, type QueueFilter } from "./queue.js";
+export { REOPENABLE } from "./review.js";
+export { getPriorAuth } from "./view.js";
+export { cancelPriorAuth, reopenPriorAuth, updatePriorAuth } from "./workflow.js";
+
 /** rules across fields the schema cannot say; any of them refuses the request (400) */
 function checkRequest(input: CreateInput): void {
   const problems: string[] = [];

@@ -6,6 +6,9 @@ import { type UserRow, userRepo } from "./repo.js";
 import type { UserCreateInput, UserFilter, UserUpdateInput } from "./schemas.js";
 import { attemptRepo } from "./sign-in-attempts.js";
 
+export { signIn } from "./sign-in.js";
+export { createSignInGuards, sourceOf } from "./sign-in-guards.js";
+
 export async function createUser(db: Db, actor: TenantActor, input: UserCreateInput): Promise<UserRow> {
   const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
   return withConflicts(
@@ -56,4 +59,9 @@ export async function updateUser(db: Db, actor: TenantActor, username: string, i
       },
     });
   });
+}
+
+/** sign-in counts untouched for a day and locking no one out are forgotten; answers how many */
+export function forgetStaleSignInAttempts(db: Db, now: Date): Promise<number> {
+  return attemptRepo.deleteStale(db, now);
 }

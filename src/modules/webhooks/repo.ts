@@ -1,4 +1,6 @@
 import type { Queryable } from "../../platform/db/db.js";
+import { audienceOf, HOOK_TYPES, type HookType } from "../../platform/events/outbox.js";
+import type { DeliveryTargets } from "../../platform/events/targets.js";
 
 export interface WebhookRow {
   id: number;
@@ -37,5 +39,33 @@ export const webhookRepo = {
       [tenantId, id],
     );
     return rows[0];
+  },
+};
+
+/**
+ * Webhooks as targets of events: a webhook receives the events of its hook type (and PRE_AUTH, CLAIM and
+ * BOTH webhooks the prior-authorization events of their transaction type), until it is deactivated.
+ */
+export const webhookTargets: DeliveryTargets = {
+  column: "webhook_id",
+  key: "w",
+  name: "webhook",
+  entityType: "webhook",
+  // one text, not an array, so the embedded database can run the statement prepared
+  receives: (event) =>
+    HOOK_TYPES.includes(event.hookType as HookType) ? audienceOf(event).join(",") : undefined,
+  selectReceivers: (hookTypes) =>
+    `SELECT id FROM webhooks WHERE tenant_id = $1 AND is_active AND hook_type = ANY(string_to_array(${hookTypes}, ','))
+     ORDER BY id`,
+  selectOne: (id) => `SELECT id FROM webhooks WHERE tenant_id = $1 AND is_active AND id = ${id}::integer`,
+  selectAddress: (id) =>
+    `SELECT webhook_url AS url, secret_token AS secret, is_active AS active FROM webhooks WHERE id = ${id}`,
+  async deactivate(tx, tenantId, id, reason) {
+    const changed = await tx.query(
+      `UPDATE webhooks SET is_active = false, deactivated_at = now(), deactivated_reason = $3
+       WHERE tenant_id = $1 AND id = $2 AND is_active RETURNING id`,
+      [tenantId, id, reason],
+    );
+    return changed.length > 0;
   },
 };

@@ -1,12 +1,12 @@
 import type { WebhookSettings } from "../../config.js";
 import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db, Queryable } from "../../platform/db/db.js";
-import { deliveryRepo } from "../../platform/events/deliveries.js";
+import { deactivateTarget, deliveryRepo } from "../../platform/events/deliveries.js";
 import { emitEventTo } from "../../platform/events/outbox.js";
 import { checkTarget } from "../../platform/events/target-address.js";
 import { AppError } from "../../platform/http/errors.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
-import { type WebhookRow, webhookRepo } from "./repo.js";
+import { type WebhookRow, webhookRepo, webhookTargets } from "./repo.js";
 import type { DeliveryFilter, WebhookCreateInput, WebhookView } from "./schemas.js";
 
 export function presentWebhook(row: WebhookRow): WebhookView {
@@ -57,7 +57,7 @@ async function requireWebhook(db: Queryable, tenantId: number, id: number): Prom
 export function removeWebhook(db: Db, actor: TenantActor, id: number): Promise<WebhookRow> {
   return db.transaction(async (tx) => {
     const webhook = await requireWebhook(tx, actor.tenantId, id);
-    if (await deliveryRepo.deactivateWebhook(tx, actor.tenantId, id, "removed")) {
+    if (await deactivateTarget(tx, webhookTargets, actor.tenantId, id, "removed")) {
       await recordAudit(tx, actor, {
         action: "webhook.remove",
         entityType: "webhook",
@@ -71,7 +71,7 @@ export function removeWebhook(db: Db, actor: TenantActor, id: number): Promise<W
 
 export async function findDeliveries(db: Db, tenantId: number, id: number, filter: DeliveryFilter) {
   await requireWebhook(db, tenantId, id);
-  return deliveryRepo.findPageForWebhook(db, id, filter);
+  return deliveryRepo.findPageForTarget(db, webhookTargets, id, filter);
 }
 
 /** a signed PING event to this webhook alone, delivered (and recorded) like any other event */
@@ -79,12 +79,18 @@ export function sendTestEvent(db: Db, jobs: JobQueue, actor: TenantActor, id: nu
   return db.transaction(async (tx) => {
     const webhook = await requireWebhook(tx, actor.tenantId, id);
     if (!webhook.is_active) throw new AppError("E_WEBHOOK_INACTIVE_409", `Webhook ${id} is not active`);
-    const sent = await emitEventTo(tx, jobs, actor.tenantId, id, {
-      hookType: "PING",
-      eventType: "PING",
-      data: { webhook_id: id, hook_type: webhook.hook_type, message: "Test event from Mizan" },
-      requestId: actor.requestId,
-    });
+    const sent = await emitEventTo(
+      tx,
+      jobs,
+      actor.tenantId,
+      { kind: webhookTargets, id },
+      {
+        hookType: "PING",
+        eventType: "PING",
+        data: { webhook_id: id, hook_type: webhook.hook_type, message: "Test event from Mizan" },
+        requestId: actor.requestId,
+      },
+    );
     await recordAudit(tx, actor, {
       action: "webhook.test",
       entityType: "webhook",

@@ -1,10 +1,11 @@
 import type { Queryable } from "../db/db.js";
 import { selectPage } from "../db/sql.js";
+import { type DeliveryTargets, TARGET_COLUMNS, type TargetColumn } from "./targets.js";
 
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "cancelled"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-/** a delivery with what its attempt sends: the stored event and the webhook it goes to */
+/** a delivery with what its attempt sends: the stored event and the target it goes to */
 export interface DeliveryToAttempt {
   id: number;
   tenant_id: number;
@@ -13,14 +14,15 @@ export interface DeliveryToAttempt {
   first_attempt_at: Date | null;
   subject: string | null;
   event_seq: number;
-  webhook_id: number | null;
-  subscription_id: string | null;
+  /** the column of event_deliveries naming the target (its kind) and the target's id */
+  target_column: TargetColumn;
+  target_id: string;
   event_id: string;
   event_type: string;
   event_created_at: Date;
   /** the event's data exactly as stored */
   data: string;
-  /** the target's URL, secret and state, whichever kind of target it is */
+  /** the target's URL, secret and state, as the module that owns the target reads them */
   target_url: string;
   target_secret: string | null;
   target_active: boolean;
@@ -59,61 +61,72 @@ export interface AttemptRow {
 }
 
 /** what was still to be delivered: of a target that is gone, or one delivery (column "id") */
-async function cancelPendingOf(
-  tx: Queryable,
-  column: "webhook_id" | "subscription_id" | "id",
-  id: number | string,
-) {
+async function cancelPendingOf(tx: Queryable, column: TargetColumn | "id", id: number | string) {
   await tx.query(
     `UPDATE event_deliveries SET status = 'cancelled', completed_at = now() WHERE ${column} = $1 AND status = 'pending'`,
     [id],
   );
 }
 
+const columns = Object.keys(TARGET_COLUMNS) as TargetColumn[];
+
 /** a pending earlier delivery of the same subject to the same target (each kind of target has its index) */
-const EARLIER_DUE = (target: "webhook_id" | "subscription_id") =>
+const EARLIER_DUE = (target: TargetColumn) =>
   `(SELECT p.next_attempt_at FROM event_deliveries p
     WHERE p.${target} = d.${target} AND p.subject = d.subject AND p.event_seq < d.event_seq AND p.status = 'pending'
     ORDER BY p.event_seq LIMIT 1)`;
 
-const DEACTIVATE = {
-  webhook_id: `UPDATE webhooks SET is_active = false, deactivated_at = now(), deactivated_reason = $3
-               WHERE tenant_id = $1 AND id = $2 AND is_active RETURNING id`,
-  subscription_id: `UPDATE claims_subscriptions SET status = 'inactive', deactivated_reason = $3
-                    WHERE tenant_id = $1 AND id = $2 AND status = 'active' RETURNING id`,
-} as const;
+/** the statement reading a delivery to attempt: its event, and its target as the target's kind reads it */
+function toAttemptStatement(kinds: readonly DeliveryTargets[]): string {
+  const target = (field: string) => `COALESCE(${kinds.map((_, n) => `t${n}.${field}`).join(", ")})`;
+  return `SELECT d.id, d.tenant_id, d.status, d.attempts, d.first_attempt_at, d.subject, d.event_seq,
+            CASE ${columns.map((column) => `WHEN d.${column} IS NOT NULL THEN '${column}'`).join(" ")} END AS target_column,
+            COALESCE(${columns.map((column) => `d.${column}::text`).join(", ")}) AS target_id,
+            e.id AS event_id, e.event_type, e.created_at AS event_created_at, e.data::text AS data,
+            ${target("url")} AS target_url, ${target("secret")} AS target_secret, ${target("active")} AS target_active,
+            COALESCE(${columns.map(EARLIER_DUE).join(", ")}) AS earlier_due
+          FROM event_deliveries d JOIN events e ON e.id = d.event_id
+          ${kinds.map((kind, n) => `LEFT JOIN LATERAL (${kind.selectAddress(`d.${kind.column}`)}) AS t${n} ON true`).join("\n")}
+          WHERE d.id = $1`;
+}
 
-/** deactivates a target and cancels what was still to reach it; false when it was inactive already */
-async function deactivate(
+/** a delivery to attempt, and the kind of target it goes to */
+export interface Attempting {
+  delivery: DeliveryToAttempt;
+  kind: DeliveryTargets;
+}
+
+/** reads a delivery to attempt, with its target from whichever of `kinds` it goes to */
+export function deliveryReader(
+  kinds: readonly DeliveryTargets[],
+): (db: Queryable, deliveryId: number) => Promise<Attempting | undefined> {
+  const statement = toAttemptStatement(kinds);
+  return async (db, deliveryId) => {
+    const [delivery] = await db.query<DeliveryToAttempt>(statement, [deliveryId]);
+    if (delivery === undefined) return undefined;
+    const kind = kinds.find((candidate) => candidate.column === delivery.target_column);
+    if (kind === undefined) throw new Error(`no kind of event target is wired for ${delivery.target_column}`);
+    return { delivery, kind };
+  };
+}
+
+/**
+ * Deactivates a target (removed by its tenant, or gone: the receiver answered 410) and cancels what was
+ * still to be delivered to it. False when it was inactive already.
+ */
+export async function deactivateTarget(
   tx: Queryable,
-  target: keyof typeof DEACTIVATE,
+  kind: DeliveryTargets,
   tenantId: number,
   id: number | string,
   reason: "removed" | "gone",
 ): Promise<boolean> {
-  const changed = await tx.query(DEACTIVATE[target], [tenantId, id, reason]);
-  if (changed.length === 0) return false;
-  await cancelPendingOf(tx, target, id);
+  if (!(await kind.deactivate(tx, tenantId, String(id), reason))) return false;
+  await cancelPendingOf(tx, kind.column, id);
   return true;
 }
 
 export const deliveryRepo = {
-  async findToAttempt(db: Queryable, deliveryId: number): Promise<DeliveryToAttempt | undefined> {
-    const rows = await db.query<DeliveryToAttempt>(
-      `SELECT d.id, d.tenant_id, d.status, d.attempts, d.first_attempt_at, d.subject, d.event_seq, d.webhook_id,
-              d.subscription_id, e.id AS event_id, e.event_type, e.created_at AS event_created_at,
-              e.data::text AS data, COALESCE(w.webhook_url, s.webhook_url) AS target_url,
-              COALESCE(w.secret_token, s.secret) AS target_secret,
-              COALESCE(w.is_active, s.status = 'active') AS target_active,
-              COALESCE(${EARLIER_DUE("webhook_id")}, ${EARLIER_DUE("subscription_id")}) AS earlier_due
-       FROM event_deliveries d JOIN events e ON e.id = d.event_id
-       LEFT JOIN webhooks w ON w.id = d.webhook_id LEFT JOIN claims_subscriptions s ON s.id = d.subscription_id
-       WHERE d.id = $1`,
-      [deliveryId],
-    );
-    return rows[0];
-  },
-
   /**
    * Records an attempt and the delivery's resulting state. Only the attempt the delivery expects moves
    * it (a job run twice records its attempt but changes nothing more); false when it did not.
@@ -168,31 +181,17 @@ export const deliveryRepo = {
 
   cancel: (db: Queryable, deliveryId: number): Promise<void> => cancelPendingOf(db, "id", deliveryId),
 
-  /**
-   * Deactivates a webhook (removed by its tenant, or gone: the receiver answered 410) and cancels what
-   * was still to be delivered to it. False when it was inactive already.
-   */
-  deactivateWebhook: (tx: Queryable, tenantId: number, webhookId: number, reason: "removed" | "gone") =>
-    deactivate(tx, "webhook_id", tenantId, webhookId, reason),
-
-  /** a claims subscription, likewise */
-  deactivateSubscription: (
-    tx: Queryable,
-    tenantId: number,
-    subscriptionId: string,
-    reason: "removed" | "gone",
-  ) => deactivate(tx, "subscription_id", tenantId, subscriptionId, reason),
-
-  /** a webhook's deliveries, newest first, each with every attempt */
-  async findPageForWebhook(
+  /** a target's deliveries, newest first, each with every attempt */
+  async findPageForTarget(
     db: Queryable,
-    webhookId: number,
+    kind: Pick<DeliveryTargets, "column">,
+    id: number | string,
     filter: { status?: DeliveryStatus | undefined; limit: number; skip: number },
   ): Promise<{ total: number; rows: (DeliveryRow & { attempt_list: AttemptRow[] })[] }> {
-    const params: unknown[] = [webhookId];
+    const params: unknown[] = [id];
     let matches = `SELECT d.id, d.event_id, e.event_type, d.status, d.attempts, d.created_at, d.completed_at,
                           d.next_attempt_at, -d.id AS newest_first
-                   FROM event_deliveries d JOIN events e ON e.id = d.event_id WHERE d.webhook_id = $1`;
+                   FROM event_deliveries d JOIN events e ON e.id = d.event_id WHERE d.${kind.column} = $1`;
     if (filter.status !== undefined) {
       params.push(filter.status);
       matches += " AND d.status = $2";

@@ -3,10 +3,18 @@ import { recordAudit } from "../audit/audit.js";
 import type { Db, Queryable } from "../db/db.js";
 import type { JobContext, JobDefinition, JobQueue } from "../jobs/queue.js";
 import { webhookDeliveries } from "../metrics.js";
-import { type DeliveryStatus, type DeliveryToAttempt, deliveryRepo } from "./deliveries.js";
+import {
+  type Attempting,
+  type DeliveryStatus,
+  type DeliveryToAttempt,
+  deactivateTarget,
+  deliveryReader,
+  deliveryRepo,
+} from "./deliveries.js";
 import { DELIVERY_QUEUE, type DeliveryJobData, FHIR_MESSAGE_EVENT } from "./outbox.js";
 import { type PostOutcome, postDelivery } from "./post.js";
 import { deliveryHeaders } from "./signature.js";
+import type { DeliveryTargets } from "./targets.js";
 
 /** the longest wait between two attempts */
 const MAX_RETRY_DELAY_MS = 6 * 3600_000;
@@ -60,18 +68,11 @@ function nextStep(
   };
 }
 
-/** a 410 answer: the target is gone and receives nothing more */
-function deactivateGone(tx: Queryable, delivery: DeliveryToAttempt): Promise<boolean> {
-  return delivery.webhook_id === null
-    ? deliveryRepo.deactivateSubscription(tx, delivery.tenant_id, delivery.subscription_id as string, "gone")
-    : deliveryRepo.deactivateWebhook(tx, delivery.tenant_id, delivery.webhook_id, "gone");
-}
-
 /** what an attempt that did not settle its delivery leads to: the next attempt, or a gone target's end */
 async function followUpAttempt(
   tx: Queryable,
   jobs: JobQueue,
-  delivery: DeliveryToAttempt,
+  { delivery, kind }: Attempting,
   job: DeliveryJobData,
   statusCode: number | null,
   nextAttemptAt: Date | null,
@@ -83,14 +84,18 @@ async function followUpAttempt(
       { ...job, attempt: job.attempt + 1 },
       { startAfter: nextAttemptAt, ...deliveryGroup(job) },
     );
-  if (statusCode === 410 && (await deactivateGone(tx, delivery))) {
+  // a 410 answer: the target is gone and receives nothing more
+  if (
+    statusCode === 410 &&
+    (await deactivateTarget(tx, kind, delivery.tenant_id, delivery.target_id, "gone"))
+  ) {
     await recordAudit(
       tx,
       { tenantId: delivery.tenant_id, actor: "webhook delivery", requestId: job.requestId },
       {
         action: "webhook.deactivate",
-        entityType: delivery.webhook_id === null ? "claims-subscription" : "webhook",
-        entityKey: String(delivery.webhook_id ?? delivery.subscription_id),
+        entityType: kind.entityType,
+        entityKey: delivery.target_id,
         outcome: "gone",
         details: { event_id: delivery.event_id, status_code: 410 },
       },
@@ -100,12 +105,13 @@ async function followUpAttempt(
 
 async function recordOutcome(
   context: JobContext,
-  delivery: DeliveryToAttempt,
+  attempting: Attempting,
   job: DeliveryJobData,
   attemptedAt: Date,
   outcome: PostOutcome,
   settings: WebhookSettings,
 ): Promise<void> {
+  const { delivery, kind } = attempting;
   const now = new Date();
   const step = nextStep(outcome, job.attempt, delivery.first_attempt_at ?? attemptedAt, settings, now);
   const attempt = { attempt: job.attempt, attemptedAt, ...outcome, nextAttemptAt: step.nextAttemptAt };
@@ -117,10 +123,10 @@ async function recordOutcome(
     await context.db.transaction(async (tx) => {
       // false: another run of this job recorded the attempt that moves the delivery
       if (await deliveryRepo.recordAttempt(tx, delivery.id, attempt, step.status))
-        await followUpAttempt(tx, context.jobs, delivery, job, outcome.statusCode, step.nextAttemptAt);
+        await followUpAttempt(tx, context.jobs, attempting, job, outcome.statusCode, step.nextAttemptAt);
     });
   webhookDeliveries.inc({
-    target: delivery.webhook_id === null ? "subscription" : "webhook",
+    target: kind.name,
     outcome: step.status === "pending" ? "retry" : outcome.statusCode === 410 ? "gone" : step.status,
   });
   const log = { delivery: delivery.id, event: delivery.event_id, attempt: job.attempt, ...outcome };
@@ -137,11 +143,17 @@ async function recordOutcome(
  * earlier run, the delivery settled or the webhook went inactive) does nothing; a crash before the
  * attempt is recorded leaves the delivery as it was, and pg-boss runs the job again.
  */
-async function attemptDelivery(job: DeliveryJobData, context: JobContext, settings: WebhookSettings) {
+async function attemptDelivery(
+  job: DeliveryJobData,
+  context: JobContext,
+  settings: WebhookSettings,
+  read: ReturnType<typeof deliveryReader>,
+) {
   const { db } = context;
-  const delivery = await deliveryRepo.findToAttempt(db, job.deliveryId);
-  if (delivery === undefined || delivery.status !== "pending" || delivery.attempts !== job.attempt - 1)
-    return;
+  const attempting = await read(db, job.deliveryId);
+  if (attempting === undefined) return;
+  const { delivery } = attempting;
+  if (delivery.status !== "pending" || delivery.attempts !== job.attempt - 1) return;
   if (!delivery.target_active) return deliveryRepo.cancel(db, delivery.id);
   if (delivery.earlier_due !== null) {
     // an earlier event of the same subject is still to reach this target: wait behind it
@@ -163,7 +175,7 @@ async function attemptDelivery(job: DeliveryJobData, context: JobContext, settin
     timeoutMs: settings.timeoutMs,
     allowPrivate: settings.allowPrivate,
   });
-  await recordOutcome(context, delivery, job, attemptedAt, outcome, settings);
+  await recordOutcome(context, attempting, job, attemptedAt, outcome, settings);
 }
 
 /** marks a delivery failed when its job itself kept failing (not the receiver: the database, say) */
@@ -187,12 +199,16 @@ async function giveUpDelivery(db: Db, job: DeliveryJobData) {
 }
 
 /**
- * Delivers events to webhooks (docs/operator-contract.md section 7). Deliveries of one subject to one webhook are
- * attempted in the order the events were emitted; everything else runs concurrently, each delivery in a
- * slot of its own, a tenant's in at most TENANT_SLOTS of them: a receiver that hangs delays only its
- * tenant's deliveries, never another tenant's.
+ * Delivers events to their targets, of the `kinds` the modules give (docs/operator-contract.md section 7).
+ * Deliveries of one subject to one target are attempted in the order the events were emitted; everything
+ * else runs concurrently, each delivery in a slot of its own, a tenant's in at most TENANT_SLOTS of them: a
+ * receiver that hangs delays only its tenant's deliveries, never another tenant's.
  */
-export function eventDeliveryJob(settings: WebhookSettings): JobDefinition<DeliveryJobData> {
+export function eventDeliveryJob(
+  settings: WebhookSettings,
+  kinds: readonly DeliveryTargets[],
+): JobDefinition<DeliveryJobData> {
+  const read = deliveryReader(kinds);
   return {
     queue: DELIVERY_QUEUE,
     // these retries are for the job itself failing (a database error, a worker that died mid-attempt);
@@ -203,7 +219,7 @@ export function eventDeliveryJob(settings: WebhookSettings): JobDefinition<Deliv
     pool: { slots: DELIVERY_SLOTS, perGroup: TENANT_SLOTS },
     orderOf: (data) =>
       data.subject === null ? undefined : { key: `${data.target}|${data.subject}`, position: data.seq },
-    handle: (data, context) => attemptDelivery(data, context, settings),
+    handle: (data, context) => attemptDelivery(data, context, settings, read),
     giveUp: (data, _error, context) => giveUpDelivery(context.db, data),
   };
 }

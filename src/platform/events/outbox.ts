@@ -1,5 +1,6 @@
 import type { Queryable } from "../db/db.js";
 import type { JobQueue } from "../jobs/queue.js";
+import { type DeliveryTargets, TARGET_COLUMNS, type TargetColumn, wiredTargets } from "./targets.js";
 
 /** the spec's webhook hook types */
 export const HOOK_TYPES = [
@@ -47,7 +48,7 @@ export interface OutboxEvent {
 export interface DeliveryJobData {
   deliveryId: number;
   attempt: number;
-  /** `w:<webhook id>` or `s:<subscription id>`: deliveries of one subject to one target keep their order */
+  /** `<kind's key>:<target id>` (`w:7` a webhook): deliveries of one subject to one target keep their order */
   target: string;
   subject: string | null;
   seq: number;
@@ -62,52 +63,68 @@ export function audienceOf(event: Pick<OutboxEvent, "hookType" | "transactionTyp
   return [event.hookType, event.transactionType === "CLAIM" ? "CLAIM" : "PRE_AUTH", "BOTH"];
 }
 
+/** the targets of one kind an event goes to: `select` picks them by `value`, given its placeholder */
+interface Receivers {
+  kind: DeliveryTargets;
+  select: (param: string) => string;
+  value: unknown;
+}
+
+/** the chosen targets as (webhook_id, subscription_id, ...) rows, each kind filling its own column */
+function targetRows(receivers: readonly Receivers[], firstParam: number): string {
+  const columns = Object.entries(TARGET_COLUMNS);
+  const rowsOf = (receiver: Receivers | undefined, index: number) => {
+    const values = columns.map(([column, type]) =>
+      column === receiver?.kind.column ? `r.id AS ${column}` : `NULL::${type} AS ${column}`,
+    );
+    return receiver === undefined
+      ? `SELECT ${values.join(", ")} WHERE false`
+      : `SELECT ${values.join(", ")} FROM (${receiver.select(`$${firstParam + index}`)}) AS r`;
+  };
+  return receivers.length === 0 ? rowsOf(undefined, 0) : receivers.map(rowsOf).join(" UNION ALL ");
+}
+
 /**
  * Stores the event and a delivery row per chosen target, in one statement, then enqueues the job that
- * makes each delivery's first attempt. `targets` is a SELECT of (webhook_id, subscription_id) pairs over
- * the tenant's active targets, with $1 the tenant and $5 its parameter.
+ * makes each delivery's first attempt.
  */
 async function storeEvent(
   tx: Queryable,
   jobs: JobQueue,
   tenantId: number,
   event: OutboxEvent,
-  targets: { select: string; param: unknown },
+  receivers: readonly Receivers[],
 ): Promise<{ eventId: string; deliveryIds: number[] }> {
-  const rows = await tx.query<{
-    event_id: string;
-    seq: number;
-    id: number | null;
-    webhook_id: number | null;
-    subscription_id: string | null;
-  }>(
+  const columns = Object.keys(TARGET_COLUMNS) as TargetColumn[];
+  const rows = await tx.query<{ event_id: string; seq: number; id: number | null } & Record<string, unknown>>(
     `WITH e AS (
        INSERT INTO events (tenant_id, hook_type, event_type, data, subject, request_id)
-       VALUES ($1, $2, $3, $4, $6, $7) RETURNING id, seq),
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, seq),
      d AS (
-       INSERT INTO event_deliveries (tenant_id, event_id, event_seq, subject, webhook_id, subscription_id)
-       SELECT $1, e.id, e.seq, $6, t.webhook_id, t.subscription_id FROM e, (${targets.select}) AS t
-       RETURNING id, webhook_id, subscription_id)
-     SELECT e.id AS event_id, e.seq, d.id, d.webhook_id, d.subscription_id FROM e LEFT JOIN d ON true
-     ORDER BY d.id`,
+       INSERT INTO event_deliveries (tenant_id, event_id, event_seq, subject, ${columns.join(", ")})
+       SELECT $1, e.id, e.seq, $5, ${columns.map((column) => `t.${column}`).join(", ")}
+       FROM e, (${targetRows(receivers, 7)}) AS t
+       RETURNING id, ${columns.join(", ")})
+     SELECT e.id AS event_id, e.seq, d.* FROM e LEFT JOIN d ON true ORDER BY d.id`,
     [
       tenantId,
       event.hookType,
       event.eventType,
       JSON.stringify(event.data),
-      targets.param,
       event.subject ?? null,
       event.requestId ?? null,
+      ...receivers.map((receiver) => receiver.value),
     ],
   );
   const first = rows[0] as { event_id: string; seq: number };
   const deliveries = rows.filter((row) => row.id !== null);
   await Promise.all(
     deliveries.map((delivery) => {
+      const { kind } = receivers.find((receiver) => delivery[receiver.kind.column] !== null) as Receivers;
       const data: DeliveryJobData = {
         deliveryId: delivery.id as number,
         attempt: 1,
-        target: delivery.webhook_id === null ? `s:${delivery.subscription_id}` : `w:${delivery.webhook_id}`,
+        target: `${kind.key}:${delivery[kind.column]}`,
         subject: event.subject ?? null,
         seq: first.seq,
         tenant: tenantId,
@@ -119,14 +136,10 @@ async function storeEvent(
   return { eventId: first.event_id, deliveryIds: deliveries.map((delivery) => delivery.id as number) };
 }
 
-/** the tenant's active webhooks that `where` picks */
-const webhooksWhere = (where: string) =>
-  `SELECT w.id AS webhook_id, NULL::uuid AS subscription_id FROM webhooks w
-   WHERE w.tenant_id = $1 AND w.is_active AND ${where} ORDER BY w.id`;
-
 /**
- * Stores an event and its deliveries to the tenant's active webhooks of a matching hook type, inside
- * the transaction of the change that causes it: the event and its delivery jobs exist exactly when the
+ * Stores an event and its deliveries to the tenant's active targets that receive it (webhooks of a
+ * matching hook type, claims subscriptions listing it: each kind of target decides), inside the
+ * transaction of the change that causes it: the event and its delivery jobs exist exactly when the
  * change commits. Every module emits through this.
  */
 export async function emitEvent(
@@ -135,60 +148,28 @@ export async function emitEvent(
   tenantId: number,
   event: OutboxEvent,
 ): Promise<string> {
-  const stored = await storeEvent(tx, jobs, tenantId, event, {
-    // one text, not an array, so the embedded database can run the statement prepared
-    select: webhooksWhere("w.hook_type = ANY(string_to_array($5, ','))"),
-    param: audienceOf(event).join(","),
+  const receivers = wiredTargets().flatMap((kind) => {
+    const value = kind.receives(event);
+    return value === undefined
+      ? []
+      : [{ kind, select: (param: string) => kind.selectReceivers(param), value }];
   });
+  const stored = await storeEvent(tx, jobs, tenantId, event, receivers);
   return stored.eventId;
 }
 
-/** an event for one webhook only, whatever its hook type (the signed test ping) */
+/** an event for one active target only, whatever it would otherwise receive (the signed test ping) */
 export async function emitEventTo(
   tx: Queryable,
   jobs: JobQueue,
   tenantId: number,
-  webhookId: number,
+  target: { kind: DeliveryTargets; id: number | string },
   event: OutboxEvent,
 ): Promise<{ eventId: string; deliveryId: number | undefined }> {
-  const stored = await storeEvent(tx, jobs, tenantId, event, {
-    select: webhooksWhere("w.id = $5::integer"),
-    param: webhookId,
-  });
+  const stored = await storeEvent(tx, jobs, tenantId, event, [
+    { kind: target.kind, select: (param) => target.kind.selectOne(param), value: target.id },
+  ]);
   return { eventId: stored.eventId, deliveryId: stored.deliveryIds[0] };
-}
-
-/**
- * A batch claims event (`batch.queued` …) to the tenant's active claims subscriptions that list it;
- * `batch.processing_update` also reaches those that list `batch.processing`. The envelope is the same.
- */
-export async function emitBatchEvent(
-  tx: Queryable,
-  jobs: JobQueue,
-  tenantId: number,
-  event: {
-    eventType: string;
-    batchId: string;
-    data: Record<string, unknown>;
-    requestId?: string | undefined;
-  },
-): Promise<string> {
-  const outboxEvent: OutboxEvent = {
-    hookType: "CLAIMS_BATCH",
-    eventType: event.eventType,
-    data: event.data,
-    subject: `batch:${event.batchId}`,
-    requestId: event.requestId,
-  };
-  const names =
-    event.eventType === "batch.processing_update" ? [event.eventType, "batch.processing"] : [event.eventType];
-  const stored = await storeEvent(tx, jobs, tenantId, outboxEvent, {
-    select: `SELECT NULL::integer AS webhook_id, s.id AS subscription_id FROM claims_subscriptions s
-             WHERE s.tenant_id = $1 AND s.status = 'active'
-               AND s.events && string_to_array($5, ',') ORDER BY s.created_at, s.id`,
-    param: names.join(","),
-  });
-  return stored.eventId;
 }
 
 /** the tenant's events, oldest first */

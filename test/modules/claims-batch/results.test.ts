@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { batchAnalysisJob } from "../../../src/modules/claims-batch/job.js";
 import { batchRepo } from "../../../src/modules/claims-batch/repo.js";
+import { resultsAvailability } from "../../../src/modules/claims-batch/service.js";
 import { listEvents } from "../../../src/platform/events/outbox.js";
 import { silentLog, startTestApp, type TestContext, testConfig } from "../../helpers.js";
 import {
@@ -136,6 +137,26 @@ describe("batch results", () => {
     assert.match(gone.json().error.message, /were available until/);
     const rows = await ctx.db.query("SELECT 1 FROM claims_batch_results WHERE batch_id = $1", [batchId]);
     assert.equal(rows.length, 0);
+  });
+});
+
+describe("which batches have results (the API's rule, the console's too)", () => {
+  const now = new Date("2026-05-01T00:00:00Z");
+  const kept = (until: string | null) => (until === null ? null : new Date(until));
+  it("has them once completed or failed, until their time is up", () => {
+    for (const [status, until, expected] of [
+      ["queued", null, "pending"],
+      ["validating", null, "pending"],
+      ["processing", null, "pending"],
+      ["completed", "2026-05-02T00:00:00Z", "available"],
+      ["completed", "2026-04-30T00:00:00Z", "purged"],
+      ["failed", null, "available"],
+    ] as const)
+      assert.equal(
+        resultsAvailability({ status, results_available_until: kept(until) }, now),
+        expected,
+        `${status} until ${until}`,
+      );
   });
 });
 

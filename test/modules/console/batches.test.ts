@@ -211,30 +211,58 @@ describe("reviewer console: claims batches", () => {
         assert.equal((await get(`${base()}/${id}${path}`)).statusCode, 404, `${id}${path}`);
   });
 
-  it("shows the status of a batch still analysed, without charts", async () => {
+  /** an accepted batch stored as it stands in `status`, never analysed here */
+  async function storedBatch(status: "processing" | "failed", error: string | null = null) {
     const id = randomUUID();
     await batchRepo.insert(ctx.db, {
       id,
       tenant_id: ctx.tenant.id,
-      batch_reference_id: `RUNNING-${id}`,
+      batch_reference_id: `${status.toUpperCase()}-${id}`,
       description: null,
-      status: "processing",
+      status,
       accepted: true,
       total_claims: 10,
       total_items: 20,
       spool_path: null,
       request_id: null,
-      error: null,
-      error_code: null,
+      error,
+      error_code: error === null ? null : "PROCESSING_ERROR",
       start_date: null,
       end_date: null,
       validation_errors: null,
     });
+    return id;
+  }
+
+  it("shows the status of a batch still analysed, without charts", async () => {
+    const id = await storedBatch("processing");
     const res = await get(`${base()}/${id}`);
     assert.equal(res.statusCode, 200, res.body);
     assert.match(res.body, /<span class="badge processing">processing<\/span>/);
     assert.match(res.body, /the charts show once its analysis completes/);
     assert.doesNotMatch(res.body, /<svg/);
+  });
+
+  it("offers a failed batch's results as the API answers them: readable, and empty", async () => {
+    const id = await storedBatch("failed", "The analysis failed; reference R-1");
+    const fromApi = await api(`/v1/claims/batch/${id}/results`);
+    assert.equal(fromApi.statusCode, 200, fromApi.body);
+    assert.deepEqual([fromApi.json().status, fromApi.json().claims], ["failed", []]);
+    const res = await get(`${base()}/${id}`);
+    assert.equal(res.statusCode, 200, res.body);
+    assert.match(res.body, /<span class="badge failed">failed<\/span>/);
+    assert.match(res.body, /The analysis failed; reference R-1/);
+    assert.match(res.body, /The analysis failed: the batch has no results\./);
+    assert.match(res.body, new RegExp(`href="${base()}/${id}/results.csv"`));
+    assert.match(res.body, /Flagged claims \(0\)/);
+    assert.doesNotMatch(res.body, /<svg/, "no charts of nothing");
+    const flagged = await get(`${base()}/${id}/claims?status=flagged`);
+    assert.equal(flagged.statusCode, 200, flagged.body);
+    assert.match(flagged.body, /No flagged claims here\./);
+    const csv = await get(`${base()}/${id}/results.csv`);
+    assert.equal(csv.statusCode, 200, csv.body);
+    const csvFromApi = await api(`/v1/claims/batch/${id}/results?format=csv`);
+    assert.ok(csv.rawPayload.equals(csvFromApi.rawPayload), "the same bytes: the header alone");
   });
 
   it("shows the sign-in form without a session", async () => {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { LightMyRequestResponse } from "fastify";
+import { REOPEN_REASONS } from "../../../src/modules/prior-auth/schemas.js";
 import { listEvents } from "../../../src/platform/events/outbox.js";
 import { startTestApp, type TenantClient, type TestContext } from "../../helpers.js";
 import { expectStatus } from "../prior-auth/fixtures.js";
@@ -350,5 +351,24 @@ describe("reviewer console: a held request decided", () => {
       ["create", "update", "reopen", "communication", "update", "update", "cancel"],
     );
     assert.equal(pa.communications[0].title, "Invoice");
+  });
+
+  it("offers and records every reopen reason of the API, CANCEL too", async () => {
+    const another = await heldRequest(tenant);
+    const url = `/${tenant.name}/console/requests/${another}`;
+    const post = (path: string, fields: Record<string, string> = {}) =>
+      postForm(ctx, `${url}/${path}`, { csrf: session.csrf, ...fields }, session.cookie);
+    assert.equal((await post("decision", { decision: "reject-request" })).statusCode, 303);
+    const page = await getPage(ctx, url, session.cookie);
+    const offered = [
+      ...(/<select name="reason">([\s\S]*?)<\/select>/.exec(page.body)?.[1] ?? "").matchAll(
+        /<option>(\w+)<\/option>/g,
+      ),
+    ].map((match) => match[1]);
+    assert.deepEqual(offered, [...REOPEN_REASONS]);
+    assert.ok(offered.includes("CANCEL"));
+    assert.equal((await post("reopen", { reason: "CANCEL" })).statusCode, 303);
+    const pa = await expectStatus(tenant.call("GET", `/approval-request/get-one/${another}`), 200);
+    assert.deepEqual([pa.status, pa.nphies_reopen_reason], ["PENDING", "CANCEL"]);
   });
 });

@@ -1,7 +1,7 @@
 import type { ClaimResult } from "../../../engine/fwa/results.js";
 import { type Html, html } from "../../../platform/http/html.js";
-import type { BatchRow } from "../../claims-batch/repo.js";
 import type { RankedProviderView } from "../../claims-batch/schemas.js";
+import type { BatchRow } from "../../claims-batch/service.js";
 import { consoleBase, day, type PageContext, page, sar } from "../layout.js";
 
 /** the claims-batch pages of the console: the tenant's batches, a batch's summary, its flagged claims */
@@ -91,11 +91,11 @@ const reasonList = (reasons: { code: string; description: string; cause?: string
           html`<li><span class="code">${reason.code}</span> ${reason.description}${reason.cause ? html`: ${reason.cause}` : ""}</li>`,
       )}</ul>`;
 
-/** a batch's status and, once its results are in, its charts and provider ranking */
+/** a batch's status and, once its results can be read (as in the API), its charts and provider ranking */
 export interface BatchView {
   histogram?: number[];
   ranking?: { providers: RankedProviderView[]; first: number; page: number; pages: number };
-  /** why there is no chart: still running, failed, or results purged */
+  /** why there are no results: still running, or results purged */
   notice?: string;
 }
 
@@ -140,19 +140,24 @@ export function batchPage(context: PageContext, batch: BatchRow, view: BatchView
     <div><span class="muted">Results kept until</span><br>${minute(batch.results_available_until)}</div>
   </div>`;
   const summary = batch.summary;
+  // a failed batch's results are readable too (empty, as the API answers them): links, but no charts
   const results =
-    view.histogram === undefined || summary === null
+    view.histogram === undefined
       ? html`<p class="message">${view.notice ?? "No results."}</p>`
       : html`<p class="actions">
-          <a href="${path}/claims?status=flagged">Flagged claims (${summary.flagged})</a>
-          <a href="${path}/claims?status=rejected">Rejected claims (${summary.rejected})</a>
+          <a href="${path}/claims?status=flagged">Flagged claims (${summary?.flagged ?? 0})</a>
+          <a href="${path}/claims?status=rejected">Rejected claims (${summary?.rejected ?? 0})</a>
           <a href="${path}/results.csv" download>Download the results (CSV)</a>
         </p>
-        <div class="grid charts">
+        ${
+          summary === null
+            ? html`<p class="message">The analysis failed: the batch has no results.</p>`
+            : html`<div class="grid charts">
           <figure class="card">${statusChart(summary)}<figcaption>Claims by status · FWA cases: ${summary.FWA_cases}</figcaption></figure>
           <figure class="card">${scoreChart(view.histogram)}<figcaption>Items by ai_score</figcaption></figure>
         </div>
-        ${view.ranking ? rankingTable(context, batch, view.ranking) : ""}`;
+        ${view.ranking ? rankingTable(context, batch, view.ranking) : ""}`
+        }`;
   return page(
     context,
     `Batch ${batch.batch_reference_id}`,

@@ -1,5 +1,5 @@
 import { html } from "../../../platform/http/html.js";
-import type { QueueEntry, QueueFilter } from "../../prior-auth/queue.js";
+import type { QueueEntry, QueueFilter } from "../../prior-auth/service.js";
 import { consoleBase, day, type PageContext, page, sar } from "../layout.js";
 
 /** the requests that wait for a reviewer, with filters and counts; each row opens its request */

@@ -1,7 +1,8 @@
 import { type Html, html } from "../../../platform/http/html.js";
 import { NPHIES_REASONS } from "../../../reference/nphies-reasons.js";
-import type { getConsumption } from "../../policy-templates/consumption.js";
-import type { getPriorAuth } from "../../prior-auth/view.js";
+import type { getConsumption } from "../../policy-templates/service.js";
+import { REOPEN_REASONS } from "../../prior-auth/schemas.js";
+import { type getPriorAuth, REOPENABLE } from "../../prior-auth/service.js";
 import { consoleBase, csrfField, day, nameOf, type PageContext, page, sar } from "../layout.js";
 
 type Request = Awaited<ReturnType<typeof getPriorAuth>>;
@@ -89,7 +90,7 @@ export function requestPage(
   const consumption = member.consumption;
   const base = `${consoleBase(context.tenant)}/requests/${encodeURIComponent(request.transaction_id)}`;
   const open = request.status === "PENDING" || request.status === "REFERRED";
-  const processed = ["ACCEPTED", "PARTIALLY_ACCEPTED", "REJECTED"].includes(request.status);
+  const reopenable = REOPENABLE.includes(request.status);
   const cancelled = request.status === "CANCELLED";
   return page(
     context,
@@ -151,9 +152,9 @@ export function requestPage(
     </form>
     <div class="actions">
       ${
-        processed || request.status === "REFERRED"
+        reopenable
           ? html`<form method="post" action="${base}/reopen" class="inline">${csrfField(context)}
-        <select name="reason"><option>CORRECTION</option><option>ADJUDICATION</option><option>MISCALCULATION</option><option>BENEFIT</option><option>AUDIT</option><option>OTHER</option></select>
+        <select name="reason">${REOPEN_REASONS.map((reason) => html`<option>${reason}</option>`)}</select>
         <button type="submit" data-action="reopen" class="secondary">Reopen</button></form>`
           : ""
       }
