@@ -37,7 +37,7 @@ export interface Config {
   metrics: boolean;
   /** the schema of the job queue's tables: deployments (or test runs) sharing one database keep their jobs apart */
   jobsSchema: string;
-  /** MIZAN_DEMO=1: `serve` fills the bootstrap tenant with the demo data at start (section 14) */
+  /** MIZAN_DEMO=1: `serve` fills the bootstrap tenant with the demo data at start (docs/operator-contract.md section 14) */
   demo: boolean;
 }
 

@@ -8,9 +8,9 @@ import type { UpdateInput } from "./schemas.js";
 type ReviewerStatus = UpdateInput["status"];
 
 /**
- * The transition matrix of the reviewer workflow (README, "Prior authorization workflow"). A reviewer
- * decides a PENDING request; REFERRED may still move to a final status; a final status moves only through
- * a reopen (back to PENDING); CANCELLED is final.
+ * The transition matrix of the reviewer workflow (README "Workflow", under "Prior authorization"). A
+ * reviewer decides a PENDING request; REFERRED may still move to a final status; a final status moves only
+ * through a reopen (back to PENDING); CANCELLED is final.
  */
 export const REVIEW_TRANSITIONS: Readonly<Record<PriorAuthStatus, readonly ReviewerStatus[]>> = {
   PENDING: ["ACCEPTED", "PARTIALLY_ACCEPTED", "REJECTED", "REFERRED"],

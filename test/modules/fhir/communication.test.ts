@@ -27,7 +27,7 @@ function acknowledgementOf(request: Json, response: Json, answer: "taken" | "not
   assert.equal(header.resourceType, "MessageHeader", "the MessageHeader first");
   assert.deepEqual(header.eventCoding, { system: `${CS}ksa-message-events`, code: "acknowledgement" });
   assert.equal(header.response.identifier, sent.id);
-  // ok either way (CONTRACT section 11); what was not taken carries an OperationOutcome saying why
+  // ok either way (docs/operator-contract.md section 11); what was not taken carries an OperationOutcome saying why
   assert.equal(header.response.code, "ok");
   assert.equal(header.response.details === undefined, answer === "taken");
   assert.deepEqual(header.sender.identifier, sent.destination[0].receiver.identifier, "from the payer");
