@@ -7,7 +7,7 @@ declare module "autocannon" {
     body?: string;
     setupRequest?: (request: RequestSpec) => RequestSpec;
   }
-  interface Options {
+  export interface Options {
     url: string;
     connections: number;
     duration: number;
@@ -29,6 +29,13 @@ declare module "autocannon" {
     statusCodeStats: Record<string, { count: number }>;
     duration: number;
   }
-  function autocannon(options: Options): Promise<Result>;
+  /** the run: awaited for its result; its "response" events carry each response's exact latency */
+  export interface Instance extends PromiseLike<Result> {
+    on(
+      event: "response",
+      listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void,
+    ): Instance;
+  }
+  function autocannon(options: Options): Instance;
   export default autocannon;
 }

@@ -1,5 +1,6 @@
 /** one autocannon scenario as the bench reports it */
-import type { Result } from "autocannon";
+import autocannon, { type Options, type Result } from "autocannon";
+import { percentile } from "./ratios.js";
 
 export interface Figure {
   scenario: string;
@@ -12,14 +13,33 @@ export interface Figure {
   budget: string;
 }
 
-export function figure(scenario: string, result: Result, budget: string, okStatus: string): Figure {
+/** an autocannon run with the latency of each 2xx response, sorted */
+export interface Cannonade {
+  result: Result;
+  latenciesMs: number[];
+}
+
+/** autocannon keeping each latency itself: its histogram counts whole milliseconds, and a floor is a tenth of one */
+export async function cannon(options: Options): Promise<Cannonade> {
+  const latenciesMs: number[] = [];
+  const result = await autocannon(options).on("response", (_client, statusCode, _bytes, ms) => {
+    if (Math.floor(Number(statusCode) / 100) === 2) latenciesMs.push(ms);
+  });
+  latenciesMs.sort((a, b) => a - b);
+  return { result, latenciesMs };
+}
+
+const hundredths = (ms: number) => Math.round(ms * 100) / 100;
+
+export function figure(scenario: string, run: Cannonade, budget: string, okStatus: string): Figure {
+  const { result, latenciesMs } = run;
   const ok = result.statusCodeStats[okStatus]?.count ?? 0;
   return {
     scenario,
     requestsPerSecond: Math.round(result.requests.average),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    maxMs: result.latency.max,
+    p50Ms: hundredths(percentile(latenciesMs, 50)),
+    p99Ms: hundredths(percentile(latenciesMs, 99)),
+    maxMs: hundredths(latenciesMs.at(-1) ?? Number.NaN),
     total: result.requests.total,
     failures: result.errors + result.timeouts + (result.requests.total - ok),
     budget,

@@ -15,6 +15,7 @@ import { analyzeBatch } from "../src/engine/fwa/analyze.js";
 import { createColumnarBuilder } from "../src/engine/fwa/columns/columnar.js";
 // the detectors benchmarked (this one line switches the set)
 import { FWA_DETECTORS as DETECTORS } from "../src/engine/fwa/registry.js";
+import type { BatchDecisions, ColumnarBatchView } from "../src/engine/fwa/types.js";
 import { BatchClaim, type BatchClaimInput } from "../src/modules/claims-batch/claim.js";
 // (registers the formats BatchClaim refers to)
 import "../src/platform/http/validation.js";
@@ -133,7 +134,53 @@ function print(figures: FwaFigures, context: Record<string, unknown>): void {
     ]);
   console.log(`\n${table(codes, true)}`);
   console.log(`\ntargets: ${figures.targets.met} of ${figures.targets.of} met`);
+  const supporting = (context.supporting ?? []) as ReturnType<typeof supportingReasons>;
+  if (supporting.length > 0) console.log("supporting findings (reasons that flag no item alone):");
+  for (const { code, items, patterns } of supporting)
+    console.log(
+      `  ${code} on ${items} items; planted claims carrying it: ` +
+        Object.entries(patterns)
+          .map(([p, { claims, of }]) => `${p} ${claims} of ${of}`)
+          .join(", "),
+    );
   console.log(JSON.stringify({ bench: "fwa", ...context, ...figures }));
+}
+
+/**
+ * The supporting findings (a long stay, a high price: Finding.supporting) flag no item alone, so a pattern
+ * they alone find is not "detected" above; what they found stands as reasons: per code, the items carrying
+ * it, and the planted claims of each pattern among them.
+ */
+function supportingReasons(
+  truth: readonly TruthRecord[],
+  view: ColumnarBatchView,
+  decisions: BatchDecisions,
+) {
+  const patternsOf = new Map<string, Set<FwaPattern>>();
+  for (const r of truth)
+    if (r.level === "item" || r.level === "claim")
+      patternsOf.set(r.claim_id, (patternsOf.get(r.claim_id) ?? new Set()).add(r.pattern));
+  const planted = new Map<FwaPattern, number>();
+  for (const patterns of patternsOf.values())
+    for (const p of patterns) planted.set(p, (planted.get(p) ?? 0) + 1);
+  const byCode = new Map<string, { items: number; claims: Map<FwaPattern, Set<number>> }>();
+  for (const [item, findings] of decisions.itemFindings)
+    for (const f of findings) {
+      if (f.supporting !== true) continue;
+      const code = byCode.get(f.code) ?? { items: 0, claims: new Map() };
+      byCode.set(f.code, code);
+      code.items += 1;
+      const c = view.itemClaim[item] as number;
+      for (const p of patternsOf.get(view.strings[view.claimId[c] as number] as string) ?? [])
+        code.claims.set(p, (code.claims.get(p) ?? new Set()).add(c));
+    }
+  return [...byCode].map(([code, { items, claims }]) => ({
+    code,
+    items,
+    patterns: Object.fromEntries(
+      [...claims].map(([p, set]) => [p, { claims: set.size, of: planted.get(p) ?? 0 }]),
+    ),
+  }));
 }
 
 async function main(): Promise<void> {
@@ -165,6 +212,7 @@ async function main(): Promise<void> {
   const decisions = analyzeBatch(view, DETECTORS, { flagThreshold: THRESHOLD });
   const analysisSeconds = seconds(analysed);
   const figures = evaluate(claims, truth, view, decisions);
+  const supporting = supportingReasons(truth, view, decisions);
   const patterns = new Set(truth.map((r) => r.pattern) as FwaPattern[]);
   console.log(
     `FWA quality: ${claims.length.toLocaleString("en-US")} claims (${CLAIMS.toLocaleString("en-US")} generated, ` +
@@ -177,6 +225,7 @@ async function main(): Promise<void> {
     `time: generate and parse ${generateSeconds} s, columns ${buildSeconds} s, analysis ${analysisSeconds} s\n`,
   );
   print(figures, {
+    supporting,
     seed: SEED,
     rate: RATE,
     flagThreshold: THRESHOLD,

@@ -8,8 +8,7 @@
  * Then each again with one client (p50 <= 3 ms).
  * Budgets: docs/architecture.md section 7 (lightweight >= 300 req/s, p99 <= 50 ms; standard >= 200, p99 <= 80 ms).
  */
-import autocannon from "autocannon";
-import { type Figure, figure } from "./figures.js";
+import { cannon, type Figure, figure } from "./figures.js";
 
 export const MEMBERS = 2_000;
 
@@ -175,9 +174,15 @@ const requestBody = (sequence: number) => requestBodyOf(sequence, "BENCH", ITEMS
 /** one sequence across every run, so that no transaction_id repeats */
 let sequence = 0;
 
-async function drive(base: string, headers: Record<string, string>, seconds: number, connections: number) {
+/** creates on `base` (the app's or the floor server's) from `connections` clients for `seconds` */
+export function driveCreate(
+  base: string,
+  headers: Record<string, string>,
+  seconds: number,
+  connections: number,
+) {
   const path = new URL(`${base}/approval-request/create`).pathname;
-  return autocannon({
+  return cannon({
     url: base,
     connections,
     duration: seconds,
@@ -188,33 +193,40 @@ async function drive(base: string, headers: Record<string, string>, seconds: num
   });
 }
 
+/** one tenant's creates: with BENCH_CONNECTIONS clients, and with one */
+export interface CreateFigures {
+  many: Figure;
+  one: Figure;
+}
+
+export interface PriorAuthFigures {
+  lightweight: CreateFigures;
+  standard: CreateFigures;
+}
+
 export async function benchPriorAuth(
   port: number,
   adminToken: string,
   options: { seconds: number; connections: number },
-): Promise<Figure[]> {
+): Promise<PriorAuthFigures> {
   const lightweight = await createTenant(port, adminToken, "bench-pa-light", "lightweight");
   const standard = await createTenant(port, adminToken, "bench-pa-std", "standard");
   await setUpStandard(standard.base, standard.headers);
-  const figures: Figure[] = [];
-  // a short warm-up of each, so that the first requests' planning does not count
-  await drive(lightweight.base, lightweight.headers, 2, options.connections);
-  const light = await drive(lightweight.base, lightweight.headers, options.seconds, options.connections);
-  figures.push(
-    figure("POST approval-request/create, lightweight (2 items)", light, ">= 300 req/s, p99 <= 50 ms", "201"),
-  );
-  await drive(standard.base, standard.headers, 2, options.connections);
-  const std = await drive(standard.base, standard.headers, options.seconds, options.connections);
-  figures.push(
-    figure("POST approval-request/create, standard (2 items)", std, ">= 200 req/s, p99 <= 80 ms", "201"),
-  );
+  const many = async (tenant: typeof lightweight, label: string, budget: string) => {
+    // a short warm-up, so that the first requests' planning does not count
+    await driveCreate(tenant.base, tenant.headers, 2, options.connections);
+    const run = await driveCreate(tenant.base, tenant.headers, options.seconds, options.connections);
+    return figure(`POST approval-request/create, ${label} (2 items)`, run, budget, "201");
+  };
+  const light = await many(lightweight, "lightweight", ">= 300 req/s, p99 <= 50 ms");
+  const std = await many(standard, "standard", ">= 200 req/s, p99 <= 80 ms");
   // one client waiting for each answer: the latency of a create by itself
-  for (const [name, tenant] of [
-    ["lightweight", lightweight],
-    ["standard", standard],
-  ] as const) {
-    const alone = await drive(tenant.base, tenant.headers, options.seconds, 1);
-    figures.push(figure(`POST approval-request/create, ${name}, one client`, alone, "p50 <= 3 ms", "201"));
-  }
-  return figures;
+  const one = async (tenant: typeof lightweight, label: string) => {
+    const run = await driveCreate(tenant.base, tenant.headers, options.seconds, 1);
+    return figure(`POST approval-request/create, ${label}, one client`, run, "p50 <= 3 ms", "201");
+  };
+  return {
+    lightweight: { many: light, one: await one(lightweight, "lightweight") },
+    standard: { many: std, one: await one(standard, "standard") },
+  };
 }

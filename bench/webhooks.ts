@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { freshStore } from "./database.js";
 import { API_KEY, freePort, startServer, stopServer, TENANT } from "./server.js";
 
 export interface WebhookFigure {
@@ -10,6 +8,8 @@ export interface WebhookFigure {
   events: number;
   seconds: number;
   deliveriesPerSecond: number;
+  /** the rate at which the API accepted the clients' asks */
+  askedPerSecond: number | null;
   lagP50Ms: number | null;
   lagP99Ms: number | null;
   outcome: string;
@@ -61,7 +61,7 @@ async function registerWebhook(base: string, headers: Record<string, string>, ur
 }
 
 /** asks for EVENTS test events from CLIENTS concurrent clients; returns when each was accepted */
-async function askForEvents(base: string, headers: Record<string, string>, webhookId: number) {
+export async function askForEvents(base: string, headers: Record<string, string>, webhookId: number) {
   const { "content-type": _json, ...noBody } = headers;
   const accepted = new Map<string, number>();
   let next = 0;
@@ -87,7 +87,7 @@ export async function benchWebhookDeliveries(
     const webhookId = await registerWebhook(base, headers, receiver.url);
     const started = performance.now();
     const accepted = await askForEvents(base, headers, webhookId);
-    const acceptedBy = performance.now();
+    const askedPerSecond = Math.round(EVENTS / ((performance.now() - started) / 1000));
     await receiver.waitFor(EVENTS);
     const lags = [...accepted].flatMap(([event, at]) => {
       const got = receiver.arrived.get(event);
@@ -100,11 +100,10 @@ export async function benchWebhookDeliveries(
       events: EVENTS,
       seconds: Number(seconds.toFixed(2)),
       deliveriesPerSecond: Math.round(receiver.arrived.size / seconds),
+      askedPerSecond,
       lagP50Ms: percentile(lags, 50),
       lagP99Ms: percentile(lags, 99),
-      outcome: `${receiver.arrived.size} of ${EVENTS} delivered; events asked for at ${Math.round(
-        EVENTS / ((acceptedBy - started) / 1000),
-      )}/s`,
+      outcome: `${receiver.arrived.size} of ${EVENTS} delivered; events asked for at ${askedPerSecond}/s`,
     };
   } finally {
     receiver.close();
@@ -112,20 +111,20 @@ export async function benchWebhookDeliveries(
 }
 
 export async function benchWebhookDrain(): Promise<WebhookFigure> {
-  const dataDir = mkdtempSync(join(tmpdir(), "mizan-bench-webhooks-"));
+  const store = await freshStore("webhooks");
   const receiver = await startCountingReceiver();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}/${TENANT}/v4.0/health`;
   const headers = { "access-key": API_KEY, "content-type": "application/json" };
   try {
-    const apiOnly = await startServer(dataDir, port, { MIZAN_WORKERS: "0" });
+    const apiOnly = await startServer(store.dataDir, port, { ...store.env, MIZAN_WORKERS: "0" });
     try {
       const webhookId = await registerWebhook(base, headers, receiver.url);
       await askForEvents(base, headers, webhookId);
     } finally {
       await stopServer(apiOnly);
     }
-    const worker = await startServer(dataDir, port);
+    const worker = await startServer(store.dataDir, port, store.env);
     try {
       await receiver.waitFor(EVENTS);
     } finally {
@@ -138,12 +137,13 @@ export async function benchWebhookDrain(): Promise<WebhookFigure> {
       events: EVENTS,
       seconds: Number(seconds.toFixed(2)),
       deliveriesPerSecond: Math.round((receiver.arrived.size - 1) / seconds),
+      askedPerSecond: null,
       lagP50Ms: null,
       lagP99Ms: null,
       outcome: `${receiver.arrived.size} of ${EVENTS} delivered, first arrival to last`,
     };
   } finally {
     receiver.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await store.remove();
   }
 }
