@@ -18,7 +18,8 @@ describe("console sessions", () => {
     const [user] = await ctx.db.query<{ id: number }>("SELECT id FROM users WHERE tenant_id = $1", [
       tenant.id,
     ]);
-    const now = new Date();
+    // started 13 hours ago, so the purge below removes only sessions truly expired, never another test's
+    const now = new Date(Date.now() - 13 * 3600_000);
     const token = await startSession(
       ctx.db,
       { tenantId: tenant.id, id: user?.id ?? 0, sessionEpoch: 0 },
@@ -36,6 +37,10 @@ describe("console sessions", () => {
     const later = new Date(now.getTime() + 13 * 3600_000);
     assert.equal(await findSession(ctx.db, tenant.id, token, later), undefined, "expired after 12 hours");
     assert.ok((await sessionRepo.deleteExpired(ctx.db, later)) >= 1);
+    assert.equal(
+      (await ctx.db.query("SELECT 1 FROM console_sessions WHERE user_id = $1", [user?.id])).length,
+      0,
+    );
     const again = await startSession(
       ctx.db,
       { tenantId: tenant.id, id: user?.id ?? 0, sessionEpoch: 0 },
