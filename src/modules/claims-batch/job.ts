@@ -205,7 +205,8 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
   const availableUntil = new Date(Date.now() + settings.resultsDays * 86_400_000);
   const features = evidence.map((e) => ({
     provider_id: textOf(view, e.tally.provider),
-    features: e.features,
+    // the learned models' features: PROVIDER_FEATURES then RICH_FEATURES (model/tenant-model.ts)
+    features: [...e.features, ...e.rich],
   }));
   await recordProviderFeatures(db, batch.tenant_id, batch.id, features, availableUntil);
   const completed = await db.transaction(async (tx) => {

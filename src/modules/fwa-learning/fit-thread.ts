@@ -3,11 +3,8 @@
  * a thread can be stopped when it runs past its time, and the worker's event loop keeps its heartbeats.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import {
-  fitProviderModel,
-  type LabelledExample,
-  validateProviderModel,
-} from "../../engine/fwa/model/provider-model.js";
+import type { LabelledExample } from "../../engine/fwa/model/provider-model.js";
+import { fitTenantModel } from "../../engine/fwa/model/tenant-model.js";
 
 const examples = (workerData as { examples: LabelledExample[] }).examples;
-parentPort?.postMessage({ model: fitProviderModel(examples), validation: validateProviderModel(examples) });
+parentPort?.postMessage(fitTenantModel(examples));

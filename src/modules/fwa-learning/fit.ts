@@ -1,9 +1,6 @@
 import { Worker } from "node:worker_threads";
-import type {
-  LabelledExample,
-  ModelValidation,
-  ProviderModel,
-} from "../../engine/fwa/model/provider-model.js";
+import type { LabelledExample } from "../../engine/fwa/model/provider-model.js";
+import type { TenantFit } from "../../engine/fwa/model/tenant-model.js";
 
 /** a fit that ran past MIZAN_MODEL_TRAINING_TIMEOUT_MS: stopped, and not retried (it would take as long) */
 export class TrainingTimeout extends Error {
@@ -35,14 +32,11 @@ export function fitInThread(
   examples: LabelledExample[],
   timeoutMs: number,
   signal: AbortSignal,
-): Promise<{ model: ProviderModel; validation: ModelValidation }> {
+): Promise<TenantFit> {
   return new Promise((resolve, reject) => {
     const thread = startThread(examples);
     let settled = false;
-    const settle = (
-      error: Error | undefined,
-      value?: { model: ProviderModel; validation: ModelValidation },
-    ) => {
+    const settle = (error: Error | undefined, value?: TenantFit) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -55,9 +49,7 @@ export function fitInThread(
     const stop = () => settle(new Error("the worker stopped; the model is fitted again"));
     if (signal.aborted) stop();
     signal.addEventListener("abort", stop);
-    thread.on("message", (value: { model: ProviderModel; validation: ModelValidation }) =>
-      settle(undefined, value),
-    );
+    thread.on("message", (value: TenantFit) => settle(undefined, value));
     thread.on("error", (error) => settle(error));
     thread.on("exit", (code) => settle(new Error(`the model's fit thread stopped (exit code ${code})`)));
   });

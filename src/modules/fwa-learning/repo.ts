@@ -1,9 +1,11 @@
-import type { ModelValidation, ProviderModel } from "../../engine/fwa/model/provider-model.js";
+import type { ModelValidation } from "../../engine/fwa/model/provider-model.js";
+import type { TenantModel } from "../../engine/fwa/model/tenant-model.js";
 import type { Queryable } from "../../platform/db/db.js";
 
 export interface ModelRow {
   status: "none" | "training" | "ready";
-  model: ProviderModel | null;
+  /** its `kind` says which: "boosted-trees", else a logistic regression */
+  model: TenantModel | null;
   validation: ModelValidation | null;
   examples: number;
   positives: number;
@@ -11,7 +13,7 @@ export interface ModelRow {
   message: string | null;
 }
 
-/** a provider of a batch with the features the analysis derived for it */
+/** a provider of a batch with the features the analysis derived for it (TENANT_FEATURES, in order) */
 export interface ProviderFeatureRow {
   provider_id: string;
   features: number[];

@@ -4,7 +4,7 @@
  * for a batch's providers become examples (features and verdict, never claims); a job fits the tenant's
  * model on them; later analyses rank providers with it (activeModel) once it is good enough.
  */
-import type { ProviderModel } from "../../engine/fwa/model/provider-model.js";
+import { featureWeights, type TenantModel } from "../../engine/fwa/model/tenant-model.js";
 import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
 import type { Db, Queryable } from "../../platform/db/db.js";
 import { AppError } from "../../platform/http/errors.js";
@@ -24,7 +24,7 @@ export function presentModel(row: ModelRow | undefined): ModelView {
     positives: row?.positives ?? 0,
     trained_at: row?.trained_at?.toISOString() ?? null,
     validation: validation === null ? null : { roc_auc: validation.roc_auc, pr_auc: validation.pr_auc },
-    features: (row?.model?.features ?? []).map((name, f) => ({ name, weight: row?.model?.weights[f] ?? 0 })),
+    features: row?.model == null ? [] : featureWeights(row.model),
     active: isActive(row),
     minimum: { examples: MIN_EXAMPLES, per_class: MIN_PER_CLASS, validation_roc_auc: MIN_VALIDATION_AUC },
     message: UNREFERENCED_FAILURE.test(row?.message ?? "")
@@ -37,7 +37,7 @@ const isActive = (row: ModelRow | undefined): boolean =>
   row?.model != null && (row.validation?.roc_auc ?? 0) >= MIN_VALIDATION_AUC;
 
 /** the model later analyses of the tenant rank providers with, when it has one good enough */
-export async function activeModel(db: Queryable, tenantId: number): Promise<ProviderModel | undefined> {
+export async function activeModel(db: Queryable, tenantId: number): Promise<TenantModel | undefined> {
   const row = await learningRepo.find(db, tenantId);
   return isActive(row) ? (row?.model ?? undefined) : undefined;
 }

@@ -2,9 +2,12 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ConfigError, loadConfig } from "../../../src/config.js";
+import { TENANT_FEATURES } from "../../../src/engine/fwa/model/tenant-model.js";
+import { seededRandom } from "../../../src/engine/fwa/stats/random.js";
 import { jobDefinitions } from "../../../src/jobs.js";
 import { TrainingTimeout } from "../../../src/modules/fwa-learning/fit.js";
 import { modelTrainingJob } from "../../../src/modules/fwa-learning/job.js";
+import { learningRepo } from "../../../src/modules/fwa-learning/repo.js";
 import { TRAINING_QUEUE } from "../../../src/modules/fwa-learning/training.js";
 import { createJobRunner, type JobRunner } from "../../../src/platform/jobs/queue.js";
 import { silentLog, startTestApp, TEST_DATABASE_URL, type TestContext, testConfig } from "../../helpers.js";
@@ -147,6 +150,42 @@ describe("training the model on the workers", () => {
     const logged = entries.find((entry) => entry.reference === now.message.split(" ").at(-1));
     assert.equal(logged?.err, error);
     assert.equal(logged?.tenant, ctx.tenant.id);
+  });
+
+  it("fits boosted trees over the rich features when enough outcomes say they rank better, in the same response", async () => {
+    const before = await model();
+    // 400 outcomes: fraud when a rich feature is in a middle band (a line cannot draw it)
+    await ctx.db.query("DELETE FROM fwa_outcomes WHERE tenant_id = $1", [ctx.tenant.id]);
+    const random = seededRandom(7);
+    const a = TENANT_FEATURES.indexOf("claim_lag");
+    const rows = Array.from({ length: 400 }, (_, i) => {
+      const features = TENANT_FEATURES.map(() => random());
+      const fraud = Math.abs((features[a] as number) - 0.5) < 0.2;
+      return { provider_id: `X-${i}`, features, fraud: random() < (fraud ? 0.95 : 0.05) };
+    });
+    await ctx.db.query(
+      `INSERT INTO fwa_outcomes (tenant_id, batch_id, provider_id, features, fraud)
+       SELECT $1, $2, r.provider_id, r.features, r.fraud
+       FROM jsonb_to_recordset($3::jsonb) AS r (provider_id text, features jsonb, fraud boolean)`,
+      [ctx.tenant.id, batchId, JSON.stringify(rows)],
+    );
+    await learningRepo.markTraining(ctx.db, ctx.tenant.id);
+    await modelTrainingJob(config.fwaLearning).handle({ tenantId: ctx.tenant.id }, jobContext());
+    const now = await model();
+    assert.equal(now.status, "ready", JSON.stringify(now.message));
+    assert.equal(now.active, true, JSON.stringify(now));
+    assert.deepEqual(Object.keys(now).sort(), Object.keys(before).sort(), "GET /fwa/model keeps its shape");
+    assert.deepEqual(
+      now.features.map((f: { name: string }) => f.name),
+      [...TENANT_FEATURES],
+    );
+    assert.ok(now.features.every((f: { weight: unknown }) => typeof f.weight === "number"));
+    assert.ok(now.validation.roc_auc > 0.7, JSON.stringify(now.validation));
+    const [stored] = await ctx.db.query<{ kind: string }>(
+      "SELECT model->>'kind' AS kind FROM fwa_models WHERE tenant_id = $1",
+      [ctx.tenant.id],
+    );
+    assert.equal(stored?.kind, "boosted-trees", "the stored model says its kind");
   });
 
   it("validates MIZAN_MODEL_TRAINING_TIMEOUT_MS at start (a few minutes by default)", () => {

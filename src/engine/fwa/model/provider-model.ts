@@ -10,7 +10,8 @@ import { seededRandom } from "../stats/random.js";
 import { sigmoid } from "../stats/robust.js";
 import { averagePrecision, rocAuc } from "./quality.js";
 
-/** the features of a provider in a batch, in this order (ranking/providers.ts computes them) */
+/** the features of a provider in a batch, in this order (ranking/providers.ts computes them); an example may
+ * hold more after them (tenant-model.ts), which this model does not read */
 export const PROVIDER_FEATURES = ["volume", "amount", "stay", "cost_per_day", "flags", "profile"] as const;
 export type ProviderFeature = (typeof PROVIDER_FEATURES)[number];
 
@@ -23,6 +24,8 @@ export interface LabelledExample {
 }
 
 export interface ProviderModel {
+  /** absent on models stored before the trees came (all logistic) */
+  kind?: "logistic";
   features: readonly ProviderFeature[];
   /** each feature's mean and scale over the training examples: z = (x - mean) / scale */
   means: number[];
@@ -118,6 +121,7 @@ export function fitProviderModel(examples: readonly LabelledExample[]): Provider
     if (delta.every((d) => Math.abs(d) < 1e-8)) break;
   }
   return {
+    kind: "logistic",
     features: PROVIDER_FEATURES,
     means,
     scales,

@@ -6,9 +6,8 @@
  */
 import { PROVIDER_PROFILE_CODE } from "../detectors/provider-profile.js";
 import { RANKING } from "../sensitivity.js";
-import { claimAmount, type RiskTerm, reasonsOf } from "../stats/exposure.js";
+import { claimAmount, type RiskTerm } from "../stats/exposure.js";
 import { count, money, percent } from "../stats/format.js";
-import { sigmoid } from "../stats/robust.js";
 import type { BatchDecisions, ColumnarBatchView } from "../types.js";
 
 /** one provider or member of the batch, as ranked */
@@ -104,23 +103,24 @@ export function flagTermOf(
   };
 }
 
+/** an entity's row: `risk` 0..1, `reasons` the terms that raised it, strongest first */
 export function entityRanking(
   id: string,
   figures: { claims: number; items: number; amount: number },
   flags: Flags,
-  logit: number,
-  terms: RiskTerm[],
+  risk: number,
+  reasons: readonly RiskTerm[],
 ): EntityRanking {
   return {
     id,
-    riskScore: round4(sigmoid(logit)),
+    riskScore: round4(risk),
     claims: figures.claims,
     items: figures.items,
     claimedAmount: figures.amount,
     flaggedClaims: flags.flagged,
     rejectedClaims: flags.rejected,
     flaggedAmount: flags.amount,
-    reasons: reasonsOf(terms).map(({ code, description, cause }) => ({ code, description, cause })),
+    reasons: reasons.map(({ code, description, cause }) => ({ code, description, cause })),
   };
 }
 

@@ -6,8 +6,9 @@
  */
 import { textOf } from "../columns/columnar.js";
 import { RANKING } from "../sensitivity.js";
-import { claimAmount, type RiskTerm, volumeTerm } from "../stats/exposure.js";
+import { claimAmount, type RiskTerm, reasonsOf, volumeTerm } from "../stats/exposure.js";
 import { count, num } from "../stats/format.js";
+import { sigmoid } from "../stats/robust.js";
 import type { BatchDecisions, ColumnarBatchView } from "../types.js";
 import { byRisk, type EntityRanking, entityRanking, flagsBy, flagTermOf, NO_FLAGS } from "./entity.js";
 
@@ -49,7 +50,7 @@ export function rankMembers(batch: ColumnarBatchView, decisions: BatchDecisions)
       },
     ];
     const logit = terms.reduce<number>((sum, term) => sum + term.weight, weights.base);
-    rows.push(entityRanking(textOf(batch, member), m, flags, logit, terms));
+    rows.push(entityRanking(textOf(batch, member), m, flags, sigmoid(logit), reasonsOf(terms)));
   }
   return rows.sort(byRisk);
 }
