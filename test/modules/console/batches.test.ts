@@ -30,17 +30,19 @@ const stay = (n: number, provider: string, days: number, amount: number) =>
 
 /**
  * H-BIG bills 30 long, costly stays, 15 providers share ordinary ones; one claim predates its cover, one
- * office visit is priced far above the others
+ * office visit bills ten times the others' quantity
  */
 function rankedBatch() {
   const claims: unknown[] = [];
   for (let n = 0; n < 30; n++) claims.push(stay(n, "H-BIG", 12 + (n % 5), 30_000 + n));
   for (let n = 30; n < 60; n++) claims.push(stay(n, `H-${n % 15}`, 2 + (n % 3), 4_000 + n));
   claims.push(batchClaim(60, { claim_id: SCRIPT_CLAIM, insurance_start_date: "2026-04-01" }));
-  // 30 office visits at about 100, and one at 100 times that: its price is flagged
+  // 30 office visits of one, and one of ten: its quantity is flagged (a price alone only supports)
   for (let n = 61; n < 91; n++) claims.push(batchClaim(n));
   claims.push(
-    batchClaim(91, { claim_items: [{ ...batchClaim(91).claim_items[0], claimed_amount: 10_000 }] }),
+    batchClaim(91, {
+      claim_items: [{ ...batchClaim(91).claim_items[0], claimed_quantity: 10, claimed_amount: 1_000 }],
+    }),
   );
   return batchBody(claims);
 }
