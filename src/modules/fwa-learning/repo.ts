@@ -96,9 +96,10 @@ export const learningRepo = {
   async examplesForFit(
     tx: Queryable,
     tenantId: number,
-  ): Promise<{ readAt: Date; examples: OutcomeExample[] } | undefined> {
-    const [row] = await tx.query<{ read_at: Date }>(
-      "SELECT clock_timestamp() AS read_at FROM fwa_models WHERE tenant_id = $1 FOR UPDATE",
+  ): Promise<{ readAt: string; examples: OutcomeExample[] } | undefined> {
+    // as text, to the microsecond: a Date would drop the microseconds and read a post of the same millisecond as later
+    const [row] = await tx.query<{ read_at: string }>(
+      "SELECT clock_timestamp()::text AS read_at FROM fwa_models WHERE tenant_id = $1 FOR UPDATE",
       [tenantId],
     );
     if (row === undefined) return undefined;
@@ -106,7 +107,7 @@ export const learningRepo = {
       "SELECT provider_id, features, fraud FROM fwa_outcomes WHERE tenant_id = $1 ORDER BY batch_id, provider_id",
       [tenantId],
     );
-    return { readAt: new Date(row.read_at), examples };
+    return { readAt: row.read_at, examples };
   },
 
   /** outcomes arrived: the model is to be fitted again */
@@ -126,15 +127,15 @@ export const learningRepo = {
   async recordFit(
     db: Queryable,
     tenantId: number,
-    readAt: Date,
+    readAt: string,
     fit: Pick<ModelRow, "model" | "validation" | "examples" | "positives" | "message">,
   ): Promise<ModelRow["status"] | undefined> {
     const rows = await db.query<{ status: ModelRow["status"] }>(
       `UPDATE fwa_models SET
-         status = CASE WHEN requested_at > $2 THEN 'training' WHEN $3::jsonb IS NULL THEN 'none' ELSE 'ready' END,
+         status = CASE WHEN requested_at > $2::timestamptz THEN 'training' WHEN $3::jsonb IS NULL THEN 'none' ELSE 'ready' END,
          model = $3, validation = $4, examples = $5, positives = $6, message = $7,
-         trained_at = CASE WHEN $3::jsonb IS NULL THEN NULL ELSE now() END, fitted_through = $2
-       WHERE tenant_id = $1 AND (fitted_through IS NULL OR fitted_through <= $2)
+         trained_at = CASE WHEN $3::jsonb IS NULL THEN NULL ELSE now() END, fitted_through = $2::timestamptz
+       WHERE tenant_id = $1 AND (fitted_through IS NULL OR fitted_through <= $2::timestamptz)
        RETURNING status`,
       [
         tenantId,
