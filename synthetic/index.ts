@@ -1,8 +1,6 @@
 /** The synthetic-data package: claims batches, labelled FWA patterns with their ground truth, and the figures. */
 
 export { generateClaims } from "./generate.js";
-export { createInjector } from "./injection/injector.js";
-export { resolveInject } from "./injection/options.js";
 export { evaluate } from "./metrics/evaluate.js";
 export {
   type AucFigures,
@@ -14,7 +12,6 @@ export {
   recall,
   TARGETS,
 } from "./metrics/figures.js";
-export { buildPopulation, type PopulationSize } from "./population/build-population.js";
 export { DIAGNOSES, type Diagnosis } from "./population/diagnoses.js";
 export { SERVICES, type Service, service } from "./population/services.js";
 export type { Setting } from "./population/shares.js";

@@ -132,9 +132,9 @@ export async function writeBatch(
   // so zlib's callbacks run and its next job starts while the next chunk is made; an output buffer larger
   // than a compressed chunk makes one job of each chunk
   const source = Readable.from(paced(batch), { objectMode: false, highWaterMark: 1 << 22 });
-  const deflate = createGzip({ level: target.level ?? 6, chunkSize: 1 << 20 });
   try {
-    if (gzip) await pipeline(source, deflate, count, sink);
+    if (gzip)
+      await pipeline(source, createGzip({ level: target.level ?? 6, chunkSize: 1 << 20 }), count, sink);
     else await pipeline(source, count, sink);
   } catch (error) {
     truth?.abort();

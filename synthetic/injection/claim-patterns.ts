@@ -111,39 +111,35 @@ const impossibleDiagnosis: ClaimPattern = {
   },
 };
 
-const priceInflation: ClaimPattern = {
-  name: "price_inflation",
+/** a pattern multiplying one item's unit amount or quantity, `by` drawing the new value from the old */
+const inflation = (
+  name: "price_inflation" | "quantity_inflation",
+  field: "claimed_amount" | "claimed_quantity",
+  label: string,
+  by: (before: number, rng: Rng) => number,
+): ClaimPattern => ({
+  name,
   weight: 1,
   eligible: () => true,
   apply(claim, _ctx, { rng, truth }) {
     const k = rng.int(0, claim.claim_items.length - 1);
     const item = claim.claim_items[k] as BatchClaimInput["claim_items"][number];
-    const factor = 3 + 7 * rng.next();
-    const before = item.claimed_amount;
-    item.claimed_amount = cents(before * factor);
-    truth.claim(claim, "price_inflation", "changed");
-    truth.item(claim, k, "price_inflation", `${item.service_code} unit ${before} -> ${item.claimed_amount}`);
+    const before = item[field];
+    item[field] = by(before, rng);
+    truth.claim(claim, name, "changed");
+    truth.item(claim, k, name, `${item.service_code} ${label} ${before} -> ${item[field]}`);
   },
-};
+});
 
-const quantityInflation: ClaimPattern = {
-  name: "quantity_inflation",
-  weight: 1,
-  eligible: () => true,
-  apply(claim, _ctx, { rng, truth }) {
-    const k = rng.int(0, claim.claim_items.length - 1);
-    const item = claim.claim_items[k] as BatchClaimInput["claim_items"][number];
-    const before = item.claimed_quantity;
-    item.claimed_quantity = before * rng.int(5, 20);
-    truth.claim(claim, "quantity_inflation", "changed");
-    truth.item(
-      claim,
-      k,
-      "quantity_inflation",
-      `${item.service_code} quantity ${before} -> ${item.claimed_quantity}`,
-    );
-  },
-};
+const priceInflation = inflation("price_inflation", "claimed_amount", "unit", (before, rng) =>
+  cents(before * (3 + 7 * rng.next())),
+);
+const quantityInflation = inflation(
+  "quantity_inflation",
+  "claimed_quantity",
+  "quantity",
+  (before, rng) => before * rng.int(5, 20),
+);
 
 const sameDayUnbundling: ClaimPattern = {
   name: "same_day_unbundling",
