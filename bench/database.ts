@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 
-export const POSTGRES_URL = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || undefined;
+const POSTGRES_URL = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || undefined;
 export const DATABASE_KIND: "pglite" | "postgres" = POSTGRES_URL === undefined ? "pglite" : "postgres";
 export const DATABASE_NAME = DATABASE_KIND === "pglite" ? "embedded PGlite" : "PostgreSQL";
 

@@ -5,6 +5,8 @@
  * both alike: the p50 and mean of each, and their difference.
  */
 import { benchDayOf, MEMBERS, requestBodyOf, setUpStandard } from "./prior-auth.js";
+import { percentile } from "./ratios.js";
+import { createTenant } from "./server.js";
 
 const SD = "http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/";
 const CS = "http://nphies.sa/terminology/CodeSystem/";
@@ -134,7 +136,8 @@ async function timed(url: string, headers: Record<string, string>, body: string,
   return performance.now() - started;
 }
 
-const p50 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const ascending = (a: number, b: number) => a - b;
+const p50 = (values: number[]) => percentile(values.toSorted(ascending), 50);
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 export interface FhirFigures {
@@ -173,18 +176,12 @@ export async function alternate(base: string, apiKey: string, requests: number) 
 
 export async function benchFhir(port: number, adminToken: string, requests: number): Promise<FhirFigures> {
   const name = "bench-fhir-std";
-  const res = await fetch(`http://127.0.0.1:${port}/admin/v1/tenants`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-    body: JSON.stringify({ name, mode: "standard" }),
-  });
-  const { api_key } = (await res.json()) as { api_key: string };
-  const base = `http://127.0.0.1:${port}/${name}`;
-  await setUpStandard(`${base}/v4.0/health`, { "access-key": api_key, "content-type": "application/json" });
+  const tenant = await createTenant(port, adminToken, name, "standard");
+  await setUpStandard(tenant.base, tenant.headers);
   return {
     scenario: "priorauth-request bundle vs JSON create (5 items, standard, one client)",
     requests,
-    ...(await alternate(base, api_key, requests)),
+    ...(await alternate(`http://127.0.0.1:${port}/${name}`, tenant.apiKey, requests)),
     budget: "added <= 1 ms",
   };
 }

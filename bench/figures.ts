@@ -29,6 +29,25 @@ export async function cannon(options: Options): Promise<Cannonade> {
   return { result, latenciesMs };
 }
 
+/** POSTs to `${base}${route}` from `connections` clients for `seconds`, each request with a new `body()` */
+export function cannonPosts(
+  base: string,
+  route: string,
+  headers: Record<string, string>,
+  seconds: number,
+  connections: number,
+  body: () => string,
+): Promise<Cannonade> {
+  const path = new URL(`${base}${route}`).pathname;
+  return cannon({
+    url: base,
+    connections,
+    duration: seconds,
+    headers,
+    requests: [{ method: "POST", path, setupRequest: (request) => ({ ...request, body: body() }) }],
+  });
+}
+
 const hundredths = (ms: number) => Math.round(ms * 100) / 100;
 
 export function figure(scenario: string, run: Cannonade, budget: string, okStatus: string): Figure {

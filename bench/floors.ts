@@ -16,7 +16,7 @@ import { alternate } from "./fhir.js";
 import { type Figure, figure } from "./figures.js";
 import { driveFindAll, driveMemberCreate, FIRST_PAGE } from "./http.js";
 import { driveCreate } from "./prior-auth.js";
-import { API_KEY, freePort, TENANT } from "./server.js";
+import { API_KEY, freePort, stopServer, TENANT, untilReady } from "./server.js";
 import { askForEvents } from "./webhooks.js";
 
 /** a route's floor with BENCH_CONNECTIONS clients, and with one where the figure has one */
@@ -98,9 +98,7 @@ export function createFloors(options: { seconds: number; connections: number; fh
     },
     async close(): Promise<void> {
       if (server === undefined) return;
-      const { child } = await server;
-      child.kill("SIGTERM");
-      if (child.exitCode === null) await new Promise((resolve) => child.once("exit", resolve));
+      await stopServer((await server).child);
     },
   };
 }
@@ -128,16 +126,8 @@ async function startFloorServer(): Promise<{ child: ChildProcess; port: number }
     env: { ...process.env, FLOOR_PORT: String(port) },
     stdio: ["ignore", "ignore", "inherit"],
   });
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/ready`)).ok) return { child, port };
-    } catch {
-      // starting
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill("SIGKILL");
-  throw new Error("the floor server did not start");
+  await untilReady(child, `http://127.0.0.1:${port}/ready`, "the floor server");
+  return { child, port };
 }
 
 const CLAIMS_START = Buffer.from('"claims":[');

@@ -3,8 +3,8 @@
  * (50), and member create, each with BENCH_CONNECTIONS clients. The drivers also drive the floor server.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { cannon, type Figure, figure } from "./figures.js";
-import { ADMIN_TOKEN } from "./server.js";
+import { cannon, cannonPosts, type Figure, figure } from "./figures.js";
+import { ADMIN_TOKEN, createTenant } from "./server.js";
 
 export interface HttpFigures {
   reads: Figure[];
@@ -32,31 +32,17 @@ export function driveMemberCreate(
   seconds: number,
   connections: number,
 ) {
-  const path = new URL(`${base}/member/create`).pathname;
-  return cannon({
-    url: base,
-    connections,
-    duration: seconds,
-    headers,
-    requests: [
-      {
-        method: "POST",
-        path,
-        setupRequest: (request) => ({
-          ...request,
-          body: JSON.stringify({
-            member_id: `BENCH-${process.pid}-${sequence++}`,
-            national_id: "1012345678",
-            gender: sequence % 2 ? "MALE" : "FEMALE",
-            marital_status: "MARRIED",
-            date_of_birth: "1985-06-15T00:00:00.000Z",
-            name: "Bench Member",
-            email: "member@example.sa",
-          }),
-        }),
-      },
-    ],
-  });
+  return cannonPosts(base, "/member/create", headers, seconds, connections, () =>
+    JSON.stringify({
+      member_id: `BENCH-${process.pid}-${sequence++}`,
+      national_id: "1012345678",
+      gender: sequence % 2 ? "MALE" : "FEMALE",
+      marital_status: "MARRIED",
+      date_of_birth: "1985-06-15T00:00:00.000Z",
+      name: "Bench Member",
+      email: "member@example.sa",
+    }),
+  );
 }
 
 async function seedNetworks(url: string, headers: Record<string, string>, count: number): Promise<void> {
@@ -75,15 +61,7 @@ export async function benchHttp(
   headers: Record<string, string>,
   options: { seconds: number; connections: number },
 ): Promise<HttpFigures> {
-  const small = (await (
-    await fetch(`http://127.0.0.1:${port}/admin/v1/tenants`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: "bench-small" }),
-    })
-  ).json()) as { api_key: string };
-  const smallBase = `http://127.0.0.1:${port}/bench-small/v4.0/health`;
-  const smallHeaders = { "access-key": small.api_key, "content-type": "application/json" };
+  const { base: smallBase, headers: smallHeaders } = await createTenant(port, ADMIN_TOKEN, "bench-small");
   await seedNetworks(base, headers, 1000);
   await seedNetworks(smallBase, smallHeaders, 50);
   // the embedded database's maintenance analyzes new data within seconds, as it would in service

@@ -8,22 +8,10 @@
  * Then each again with one client (p50 <= 3 ms).
  * Budgets: docs/architecture.md section 7 (lightweight >= 300 req/s, p99 <= 50 ms; standard >= 200, p99 <= 80 ms).
  */
-import { cannon, type Figure, figure } from "./figures.js";
+import { cannonPosts, type Figure, figure } from "./figures.js";
+import { createTenant } from "./server.js";
 
 export const MEMBERS = 2_000;
-
-async function createTenant(port: number, adminToken: string, name: string, mode: string) {
-  const res = await fetch(`http://127.0.0.1:${port}/admin/v1/tenants`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-    body: JSON.stringify({ name, mode }),
-  });
-  const { api_key } = (await res.json()) as { api_key: string };
-  return {
-    base: `http://127.0.0.1:${port}/${name}/v4.0/health`,
-    headers: { "access-key": api_key, "content-type": "application/json" },
-  };
-}
 
 async function must(
   base: string,
@@ -181,16 +169,9 @@ export function driveCreate(
   seconds: number,
   connections: number,
 ) {
-  const path = new URL(`${base}/approval-request/create`).pathname;
-  return cannon({
-    url: base,
-    connections,
-    duration: seconds,
-    headers,
-    requests: [
-      { method: "POST", path, setupRequest: (request) => ({ ...request, body: requestBody(sequence++) }) },
-    ],
-  });
+  return cannonPosts(base, "/approval-request/create", headers, seconds, connections, () =>
+    requestBody(sequence++),
+  );
 }
 
 /** one tenant's creates: with BENCH_CONNECTIONS clients, and with one */

@@ -22,6 +22,21 @@ export function buildOnce(): void {
   if (built.status !== 0) throw new Error("npm run build failed");
 }
 
+/** a tenant made through the admin API (its default mode when none is given): its API base and headers */
+export async function createTenant(port: number, adminToken: string, name: string, mode?: string) {
+  const res = await fetch(`http://127.0.0.1:${port}/admin/v1/tenants`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ name, mode }),
+  });
+  const { api_key } = (await res.json()) as { api_key: string };
+  return {
+    base: `http://127.0.0.1:${port}/${name}/v4.0/health`,
+    headers: { "access-key": api_key, "content-type": "application/json" },
+    apiKey: api_key,
+  };
+}
+
 /** `mizan serve` from dist/ on a data directory, with the bench tenant and credentials; ready when it answers */
 export async function startServer(
   dataDir: string,
@@ -48,20 +63,26 @@ export async function startServer(
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
+  await untilReady(child, `http://127.0.0.1:${port}/readyz`, "server");
+  return child;
+}
+
+/** waits up to 30 s for `url` to answer OK; kills the child and throws when it never does */
+export async function untilReady(child: ChildProcess, url: string, what: string): Promise<void> {
   for (let i = 0; i < 300; i++) {
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return child;
+      if ((await fetch(url)).ok) return;
     } catch {
       // starting
     }
     await sleep(100);
   }
   child.kill("SIGKILL");
-  throw new Error("server did not start");
+  throw new Error(`${what} did not start`);
 }
 
-/** SIGTERM, then wait for the server to exit */
+/** SIGTERM, then wait for the server to exit (at once when it already has) */
 export async function stopServer(server: ChildProcess): Promise<void> {
   server.kill("SIGTERM");
-  await new Promise((resolve) => server.once("exit", resolve));
+  if (server.exitCode === null) await new Promise((resolve) => server.once("exit", resolve));
 }

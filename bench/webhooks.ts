@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { freshStore } from "./database.js";
+import { percentile } from "./ratios.js";
 import { API_KEY, freePort, startServer, stopServer, TENANT } from "./server.js";
 
 export interface WebhookFigure {
@@ -19,9 +20,9 @@ const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 5_000);
 const CLIENTS = 20;
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
-function percentile(sorted: number[], p: number): number {
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0);
-}
+/** a lag percentile in whole milliseconds; 0 when nothing arrived */
+const lagAt = (sorted: number[], p: number): number =>
+  sorted.length === 0 ? 0 : Math.round(percentile(sorted, p));
 
 /** a receiver that notes when each event id arrived */
 async function startCountingReceiver() {
@@ -101,8 +102,8 @@ export async function benchWebhookDeliveries(
       seconds: Number(seconds.toFixed(2)),
       deliveriesPerSecond: Math.round(receiver.arrived.size / seconds),
       askedPerSecond,
-      lagP50Ms: percentile(lags, 50),
-      lagP99Ms: percentile(lags, 99),
+      lagP50Ms: lagAt(lags, 50),
+      lagP99Ms: lagAt(lags, 99),
       outcome: `${receiver.arrived.size} of ${EVENTS} delivered; events asked for at ${askedPerSecond}/s`,
     };
   } finally {
