@@ -4,8 +4,8 @@ import type { EntityRanking } from "../../engine/fwa/ranking/entity.js";
 import { riyalsOf } from "../../engine/money.js";
 import type { Db } from "../../platform/db/db.js";
 import { csvCell } from "../../platform/http/csv.js";
-import { type BatchRow, batchRepo, type RankingView, RESULT_PAGE_CLAIMS } from "./repo.js";
-import { entriesBetween, entriesOfPages, pageMeta, requireResults } from "./results.js";
+import { type BatchRow, batchRepo, type RankingView } from "./repo.js";
+import { entriesBetween, pageMeta, requireResults, storedPages } from "./results.js";
 import type { RankedMemberView, RankedProviderView } from "./schemas.js";
 
 /** the figures every ranked entity shows, in the API's units */
@@ -62,7 +62,7 @@ export async function providerRankingPage(db: Db, batch: BatchRow, query: PageQu
 }
 
 /** one page of a batch's members by risk */
-export async function memberRankingPage(db: Db, batch: BatchRow, query: PageQuery, now: Date = new Date()) {
+async function memberRankingPage(db: Db, batch: BatchRow, query: PageQuery, now: Date = new Date()) {
   const { entries, meta } = await rankedEntries(db, batch, "members", query, now, PRESENT.members);
   return { batch_id: batch.id, members: entries, meta };
 }
@@ -87,14 +87,17 @@ export async function rankedProvider(
   providerId: string,
   now: Date = new Date(),
 ): Promise<{ rank: number; provider: RankedProviderView } | undefined> {
-  const perPage = RESULT_PAGE_CLAIMS;
-  for (let page = 1; ; page++) {
-    const { providers, meta } = await providerRankingPage(db, batch, { page, perPage }, now);
-    const index = providers.findIndex((provider) => provider.provider_id === providerId);
-    const provider = providers[index];
-    if (provider !== undefined) return { rank: (page - 1) * perPage + index + 1, provider };
-    if (page >= meta.total_pages) return undefined;
+  requireResults(batch, now);
+  // counted once, then the stored pages in turn (a page query each would count them again)
+  const total = await batchRepo.countRanked(db, batch, "providers");
+  let before = 0;
+  for await (const rows of storedPages<EntityRanking>(db, batch, "providers", total)) {
+    const index = rows.findIndex((row) => row.id === providerId);
+    const row = rows[index];
+    if (row !== undefined) return { rank: before + index + 1, provider: PRESENT.providers(row) };
+    before += rows.length;
   }
+  return undefined;
 }
 
 const CSV_COLUMNS = (view: RankingView) =>
@@ -118,12 +121,9 @@ export function rankingCsv(db: Db, batch: BatchRow, view: RankingView, now: Date
   requireResults(batch, now);
   async function* lines() {
     yield `${CSV_COLUMNS(view)}\r\n`;
-    const pages = Math.ceil((await batchRepo.countRanked(db, batch, view)) / RESULT_PAGE_CLAIMS);
+    const total = await batchRepo.countRanked(db, batch, view);
     let rank = 0;
-    for (let page = 1; page <= pages; page++) {
-      const rows = await entriesOfPages<EntityRanking>(
-        await batchRepo.readPages(db, batch, view, page, page),
-      );
+    for await (const rows of storedPages<EntityRanking>(db, batch, view, total)) {
       const text = rows.map((row) => {
         rank += 1;
         const ids = view === "providers" ? [row.id, PRESENT.providers(row).medical_provider_type] : [row.id];

@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
 import type { ClaimResult } from "../../engine/fwa/results.js";
+import { TtlCache } from "../../platform/cache.js";
 import type { Db } from "../../platform/db/db.js";
 import { csvLine } from "../../platform/http/csv.js";
 import { AppError } from "../../platform/http/errors.js";
@@ -55,11 +56,24 @@ export async function entriesOfPages<T>(rows: { data: Buffer | Uint8Array }[]): 
   return (pages as T[][]).flat();
 }
 
+type PageView = Parameters<typeof batchRepo.readPages>[2];
+
+/** the `entries` entries of a stored view, one stored page (RESULT_PAGE_CLAIMS of them) at a time, in order */
+export async function* storedPages<T>(
+  db: Db,
+  batch: BatchRow,
+  view: PageView,
+  entries: number,
+): AsyncGenerator<T[]> {
+  for (let page = 1; page <= Math.ceil(entries / RESULT_PAGE_CLAIMS); page++)
+    yield await entriesOfPages<T>(await batchRepo.readPages(db, batch, view, page, page));
+}
+
 /** entries `start` to `end` (exclusive) of a view stored RESULT_PAGE_CLAIMS to a page: one or two rows read */
 export async function entriesBetween<T>(
   db: Db,
   batch: BatchRow,
-  view: Parameters<typeof batchRepo.readPages>[2],
+  view: PageView,
   start: number,
   end: number,
 ): Promise<T[]> {
@@ -132,13 +146,10 @@ export function csvRowsOf(result: ClaimResult, batchId: string): string[] {
 /** the whole (filtered) batch as CSV, streamed page by page: one row per claim item, header first */
 export function resultsCsv(db: Db, batch: BatchRow, filter: ResultView, now: Date = new Date()): Readable {
   requireResults(batch, now);
-  const pages = Math.ceil(totalOf(batch, filter) / RESULT_PAGE_CLAIMS);
+  const total = totalOf(batch, filter);
   async function* lines() {
     yield `${CSV_HEADER}\r\n`;
-    for (let page = 1; page <= pages; page++) {
-      const claims = await entriesOfPages<ClaimResult>(
-        await batchRepo.readPages(db, batch, filter, page, page),
-      );
+    for await (const claims of storedPages<ClaimResult>(db, batch, filter, total)) {
       const rows = claims.flatMap((claim) => csvRowsOf(claim, batch.id));
       if (rows.length > 0) yield `${rows.join("\r\n")}\r\n`;
     }
@@ -147,11 +158,10 @@ export function resultsCsv(db: Db, batch: BatchRow, filter: ResultView, now: Dat
 }
 
 /** the histogram's bins: bin n holds the scores from n/10 to (n+1)/10, the last one 1 too */
-export const SCORE_BINS = 10;
+const SCORE_BINS = 10;
 
-/** a batch's results never change once stored, so its bins are computed once per node (a few kept) */
-const binsKept = new Map<string, number[]>();
-const BINS_KEPT = 64;
+/** a batch's results never change once stored, so its bins are computed once per node (64 kept) */
+const binsKept = new TtlCache<number[]>(Number.POSITIVE_INFINITY, 64);
 
 const binOf = (score: number) => Math.min(SCORE_BINS - 1, Math.floor(Math.round(score * 10_000) / 1_000));
 
@@ -162,16 +172,12 @@ export async function scoreHistogram(db: Db, batch: BatchRow, now: Date = new Da
   const kept = binsKept.get(key);
   if (kept !== undefined) return kept;
   const bins = new Array<number>(SCORE_BINS).fill(0);
-  for (let page = 1; page <= Math.ceil(totalOf(batch, "all") / RESULT_PAGE_CLAIMS); page++) {
-    const claims = await entriesOfPages<ClaimResult>(await batchRepo.readPages(db, batch, "all", page, page));
+  for await (const claims of storedPages<ClaimResult>(db, batch, "all", totalOf(batch, "all")))
     for (const claim of claims)
       for (const item of claim.claim_items) {
         const bin = binOf(item.ai_score);
         bins[bin] = (bins[bin] ?? 0) + 1;
       }
-  }
-  const oldest = binsKept.keys().next();
-  if (binsKept.size >= BINS_KEPT && !oldest.done) binsKept.delete(oldest.value);
   binsKept.set(key, bins);
   return bins;
 }
@@ -186,11 +192,7 @@ export async function flaggedClaimsOfProvider(
   requireResults(batch, now);
   const found: ClaimResult[] = [];
   for (const view of ["flagged", "rejected"] as const)
-    for (let page = 1; page <= Math.ceil(totalOf(batch, view) / RESULT_PAGE_CLAIMS); page++) {
-      const claims = await entriesOfPages<ClaimResult>(
-        await batchRepo.readPages(db, batch, view, page, page),
-      );
+    for await (const claims of storedPages<ClaimResult>(db, batch, view, totalOf(batch, view)))
       found.push(...claims.filter((claim) => claim.provider_id === providerId));
-    }
   return found;
 }

@@ -20,7 +20,6 @@ export {
   resultsAvailability,
   resultsCsv,
   resultsPage,
-  SCORE_BINS,
   scoreHistogram,
 } from "./results.js";
 export { presentSubscription, subscribe, unsubscribe } from "./subscriptions.js";
