@@ -1,6 +1,6 @@
 import { createWriteStream, type WriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
-import { Readable, Transform } from "node:stream";
+import { type Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import Type from "typebox";
@@ -87,7 +87,7 @@ function oneLine(bytes: Buffer): Buffer {
  * claim's JSON (so one upload holds at most one claim's bytes, whatever a claim holds).
  */
 export async function ingestBatch(
-  given: Readable | undefined,
+  body: Readable,
   options: {
     gzip: boolean;
     spoolPath: string;
@@ -98,8 +98,6 @@ export async function ingestBatch(
     maxClaimBytes: number;
   },
 ): Promise<IngestOutcome> {
-  // a request without a body (and without a content type) is an empty upload, refused as such
-  const body = given ?? Readable.from([]);
   const problems: UploadProblem[] = [];
   let problemCount = 0;
   const problem = (found: UploadProblem) => {
