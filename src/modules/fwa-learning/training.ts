@@ -36,10 +36,12 @@ export async function requestTraining(
   requestId: string | undefined,
 ): Promise<void> {
   await learningRepo.markTraining(tx, tenantId);
-  const data: TrainingJobData = { tenantId, requestId };
-  await jobs.sendCoalesced(tx, TRAINING_QUEUE, data, `tenant-${tenantId}`, {
-    startAfter: new Date(Date.now() + TRAINING_DEBOUNCE_MS),
-  });
+  await sendFit(tx, jobs, { tenantId, requestId }, new Date(Date.now() + TRAINING_DEBOUNCE_MS));
+}
+
+/** the tenant's fit job; its one key makes every ask while one waits that one */
+async function sendFit(tx: Queryable, jobs: JobQueue, data: TrainingJobData, startAfter?: Date) {
+  await jobs.sendCoalesced(tx, TRAINING_QUEUE, data, `tenant-${data.tenantId}`, { startAfter });
 }
 
 /**
@@ -86,7 +88,6 @@ export async function trainModel(
   await db.transaction(async (tx) => {
     const status = await learningRepo.recordFit(tx, tenantId, read.readAt, fit);
     // outcomes committed after the read: they need a fit of their own
-    if (status === "training")
-      await jobs.sendCoalesced(tx, TRAINING_QUEUE, { tenantId }, `tenant-${tenantId}`);
+    if (status === "training") await sendFit(tx, jobs, { tenantId });
   });
 }
