@@ -2,15 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startTestApp, type TestContext } from "../../helpers.js";
 import { createReviewer, signIn } from "../console/fixtures.js";
-import {
-  batchBody,
-  batchClaim,
-  claimsCall,
-  FORMULAS,
-  tokenFor,
-  uploadBatch,
-  waitForBatch,
-} from "./fixtures.js";
+import { analysedBatch, batchBody, batchClaim, claimsCall, FORMULAS, tokenFor } from "./fixtures.js";
 
 /** the cells of a CSV body (RFC 4180: quoted cells may hold commas, quotes, CR and LF), header row first */
 function parseCsv(text: string): string[][] {
@@ -74,10 +66,7 @@ describe("CSV exports with formulas in the tenant's text", () => {
   before(async () => {
     ctx = await startTestApp();
     token = await tokenFor(ctx.app, ctx.tenant);
-    const uploaded = await uploadBatch(ctx.app, token, formulaBatch());
-    assert.equal(uploaded.statusCode, 202, uploaded.body);
-    batchId = uploaded.json().batch_id;
-    assert.equal((await waitForBatch(ctx.app, token, batchId)).status, "completed");
+    ({ batchId } = await analysedBatch(ctx.app, token, formulaBatch()));
   });
   after(() => ctx.close());
 

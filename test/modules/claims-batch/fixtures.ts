@@ -30,6 +30,27 @@ export const batchClaim = (n: number, overrides: Record<string, unknown> = {}, i
   ...overrides,
 });
 
+/** claim n as an inpatient stay of `days` at `provider`, billing `amount` in one item */
+export const inpatientStay = (
+  n: number,
+  provider: string,
+  days: number,
+  amount: number,
+  overrides: Record<string, unknown> = {},
+) =>
+  batchClaim(n, {
+    claim_type: "INSTITUTIONAL",
+    claim_sub_type: "IN_PATIENT",
+    medical_provider_type: "HOSPITAL",
+    provider_id: provider,
+    admission_date: "2026-03-01",
+    discharge_date: `2026-03-${String(1 + days).padStart(2, "0")}`,
+    claim_items: [
+      { claimed_quantity: 1, claimed_amount: amount, service_code: "DRG-1", service_description: "Stay" },
+    ],
+    ...overrides,
+  });
+
 export const batchBody = (claims: unknown[], overrides: Record<string, unknown> = {}) => ({
   start_date: "2026-03-01",
   end_date: "2026-03-31",
@@ -84,6 +105,16 @@ export async function waitForBatch(app: App, token: string, batchId: string, tim
     if (Date.now() > deadline) throw new Error(`batch ${batchId} is still ${status.status}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** uploads the batch and waits for its analysis, which must complete; answers its id and last status */
+export async function analysedBatch(app: App, token: string, body: unknown) {
+  const uploaded = await uploadBatch(app, token, body);
+  assert.equal(uploaded.statusCode, 202, uploaded.body);
+  const batchId: string = uploaded.json().batch_id;
+  const status = await waitForBatch(app, token, batchId);
+  assert.equal(status.status, "completed", JSON.stringify(status));
+  return { batchId, status };
 }
 
 /** cells a spreadsheet would run as formulas, and what every export must write for them */

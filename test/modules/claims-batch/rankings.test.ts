@@ -1,28 +1,14 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startTestApp, type TestContext } from "../../helpers.js";
-import { batchBody, batchClaim, claimsCall, tokenFor, uploadBatch, waitForBatch } from "./fixtures.js";
-
-/** an inpatient stay of `days` at `provider`, billing `amount` */
-const stay = (n: number, provider: string, days: number, amount: number, member = `M-${n}`) =>
-  batchClaim(n, {
-    claim_type: "INSTITUTIONAL",
-    claim_sub_type: "IN_PATIENT",
-    medical_provider_type: "HOSPITAL",
-    provider_id: provider,
-    member_id: member,
-    admission_date: "2026-03-01",
-    discharge_date: `2026-03-${String(1 + days).padStart(2, "0")}`,
-    claim_items: [
-      {
-        claimed_quantity: 1,
-        claimed_amount: amount,
-        service_code: "DRG-1",
-        service_description: "Stay",
-        erp_item_id: `C-${n}-I0`,
-      },
-    ],
-  });
+import {
+  analysedBatch,
+  batchBody,
+  claimsCall,
+  inpatientStay as stay,
+  tokenFor,
+  uploadBatch,
+} from "./fixtures.js";
 
 /**
  * 60 claims: H-BIG bills 30 long, costly stays; 15 providers share the rest with ordinary ones; member
@@ -32,7 +18,7 @@ function rankedBatch() {
   const claims = [];
   for (let n = 0; n < 30; n++) claims.push(stay(n, "H-BIG", 12 + (n % 5), 30_000 + n));
   for (let n = 30; n < 56; n++) claims.push(stay(n, `H-${n % 15}`, 2 + (n % 3), 4_000 + n));
-  for (let n = 56; n < 60; n++) claims.push(stay(n, `H-${n % 15}`, 3, 4_000 + n, "M-ROVER"));
+  for (let n = 56; n < 60; n++) claims.push(stay(n, `H-${n % 15}`, 3, 4_000 + n, { member_id: "M-ROVER" }));
   return batchBody(claims);
 }
 
@@ -43,10 +29,7 @@ describe("batch rankings", () => {
   before(async () => {
     ctx = await startTestApp();
     token = await tokenFor(ctx.app, ctx.tenant);
-    const uploaded = await uploadBatch(ctx.app, token, rankedBatch());
-    assert.equal(uploaded.statusCode, 202, uploaded.body);
-    batchId = uploaded.json().batch_id;
-    assert.equal((await waitForBatch(ctx.app, token, batchId)).status, "completed");
+    ({ batchId } = await analysedBatch(ctx.app, token, rankedBatch()));
   });
   after(() => ctx.close());
 

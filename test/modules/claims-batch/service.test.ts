@@ -4,7 +4,7 @@ import { gzipSync } from "node:zlib";
 import type { ClaimResult } from "../../../src/engine/fwa/results.js";
 import { startTestApp, type TenantClient, type TestContext } from "../../helpers.js";
 import { expectStatus } from "../prior-auth/fixtures.js";
-import { batchBody, batchClaim, claimsCall, tokenFor, uploadBatch, waitForBatch } from "./fixtures.js";
+import { analysedBatch, batchBody, batchClaim, claimsCall, tokenFor, waitForBatch } from "./fixtures.js";
 
 describe("batch claims service", () => {
   let ctx: TestContext;
@@ -75,19 +75,15 @@ describe("batch screening with the statistical detectors", () => {
 
   async function screen(tenant: TenantClient) {
     const token = await tokenFor(ctx.app, tenant);
-    const accepted = await uploadBatch(ctx.app, token, batchBody(screened()));
-    assert.equal(accepted.statusCode, 202, accepted.body);
-    const { batch_id } = accepted.json();
-    const status = await waitForBatch(ctx.app, token, batch_id);
-    assert.equal(status.status, "completed", JSON.stringify(status));
+    const { batchId, status } = await analysedBatch(ctx.app, token, batchBody(screened()));
     const flagged = await claimsCall(ctx.app, token, {
       method: "GET",
-      url: `/v1/claims/batch/${batch_id}/results?filter=flagged`,
+      url: `/v1/claims/batch/${batchId}/results?filter=flagged`,
     });
     assert.equal(flagged.statusCode, 200, flagged.body);
     const all = await claimsCall(ctx.app, token, {
       method: "GET",
-      url: `/v1/claims/batch/${batch_id}/results`,
+      url: `/v1/claims/batch/${batchId}/results`,
     });
     assert.equal(all.statusCode, 200, all.body);
     const claims = all.json().claims as ClaimResult[];

@@ -2,31 +2,19 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { batchRepo } from "../../../src/modules/claims-batch/repo.js";
-import { startTestApp, type TenantClient, type TestContext } from "../../helpers.js";
+import { startTestApp, type TestContext } from "../../helpers.js";
 import {
   batchBody,
   batchClaim,
   claimsCall,
+  inpatientStay as stay,
   tokenFor,
   uploadBatch,
   waitForBatch,
 } from "../claims-batch/fixtures.js";
+import { createReviewer, signIn } from "./fixtures.js";
 
 const SCRIPT_CLAIM = "<script>alert(1)</script>";
-
-/** an inpatient stay of `days` at `provider`, billing `amount` (as the rankings test builds them) */
-const stay = (n: number, provider: string, days: number, amount: number) =>
-  batchClaim(n, {
-    claim_type: "INSTITUTIONAL",
-    claim_sub_type: "IN_PATIENT",
-    medical_provider_type: "HOSPITAL",
-    provider_id: provider,
-    admission_date: "2026-03-01",
-    discharge_date: `2026-03-${String(1 + days).padStart(2, "0")}`,
-    claim_items: [
-      { claimed_quantity: 1, claimed_amount: amount, service_code: "DRG-1", service_description: "Stay" },
-    ],
-  });
 
 /**
  * H-BIG bills 30 long, costly stays, 15 providers share ordinary ones; one claim predates its cover, one
@@ -47,23 +35,6 @@ function rankedBatch() {
   return batchBody(claims);
 }
 
-/** signs a new reviewer in through the form; answers the session cookie */
-async function signIn(ctx: TestContext, tenant: TenantClient): Promise<string> {
-  const created = await tenant.call("POST", "/user/create", {
-    username: "rev1",
-    password: "correct horse battery",
-  });
-  assert.equal(created.statusCode, 201, created.body);
-  const res = await ctx.app.inject({
-    method: "POST",
-    url: `/${tenant.name}/console/sign-in`,
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    payload: "username=rev1&password=correct+horse+battery",
-  });
-  assert.equal(res.statusCode, 303, res.body);
-  return String(res.headers["set-cookie"]).split(";")[0] as string;
-}
-
 describe("reviewer console: claims batches", () => {
   let ctx: TestContext;
   let cookie: string;
@@ -74,7 +45,8 @@ describe("reviewer console: claims batches", () => {
 
   before(async () => {
     ctx = await startTestApp();
-    cookie = await signIn(ctx, ctx.tenant);
+    await createReviewer(ctx.tenant);
+    ({ cookie } = await signIn(ctx, ctx.tenant));
     token = await tokenFor(ctx.app, ctx.tenant);
     const body = rankedBatch();
     reference = body.batch_reference_id;

@@ -1,29 +1,11 @@
-import { batchBody, batchClaim } from "../claims-batch/fixtures.js";
+import { batchBody, inpatientStay } from "../claims-batch/fixtures.js";
 
 export const HEAVY = Array.from({ length: 12 }, (_, k) => `F-${k}`);
 export const ORDINARY = Array.from({ length: 28 }, (_, k) => `N-${k}`);
 
-/** an inpatient stay of `days` at `provider`, billing `amount` */
+/** an inpatient stay of `days` at `provider`, billing `amount`, its ids from `id` */
 const stay = (id: string, provider: string, days: number, amount: number) =>
-  batchClaim(0, {
-    claim_id: id,
-    member_id: `M-${id}`,
-    claim_type: "INSTITUTIONAL",
-    claim_sub_type: "IN_PATIENT",
-    medical_provider_type: "HOSPITAL",
-    provider_id: provider,
-    admission_date: "2026-03-01",
-    discharge_date: `2026-03-${String(1 + days).padStart(2, "0")}`,
-    claim_items: [
-      {
-        claimed_quantity: 1,
-        claimed_amount: amount,
-        service_code: "DRG",
-        service_description: "Stay",
-        erp_item_id: `${id}-1`,
-      },
-    ],
-  });
+  inpatientStay(0, provider, days, amount, { claim_id: id, member_id: `M-${id}` });
 
 /** batch k: twelve heavy billers with long, costly stays and 28 ordinary hospitals (ids vary by batch) */
 export function learningBatch(k: number) {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startTestApp, type TenantClient, type TestContext } from "../../helpers.js";
-import { claimsCall, tokenFor, uploadBatch, waitForBatch } from "../claims-batch/fixtures.js";
+import { analysedBatch, claimsCall, tokenFor } from "../claims-batch/fixtures.js";
 import { HEAVY, learningBatch, ORDINARY } from "./fixtures.js";
 
 describe("learning from outcomes", () => {
@@ -18,13 +18,8 @@ describe("learning from outcomes", () => {
         : { headers: { "content-type": "application/json" }, payload: JSON.stringify(body) }),
     });
 
-  async function analysed(k: number, tenantToken = token): Promise<string> {
-    const uploaded = await uploadBatch(ctx.app, tenantToken, learningBatch(k));
-    assert.equal(uploaded.statusCode, 202, uploaded.body);
-    const id = uploaded.json().batch_id;
-    assert.equal((await waitForBatch(ctx.app, tenantToken, id)).status, "completed");
-    return id;
-  }
+  const analysed = async (k: number, tenantToken = token): Promise<string> =>
+    (await analysedBatch(ctx.app, tenantToken, learningBatch(k))).batchId;
 
   /** the model once no fit is pending */
   async function settledModel(as = token) {
