@@ -1,6 +1,6 @@
-import { Worker } from "node:worker_threads";
 import type { LabelledExample } from "../../engine/fwa/model/provider-model.js";
 import type { TenantFit } from "../../engine/fwa/model/tenant-model.js";
+import { startThreadBeside } from "../../platform/threads.js";
 
 /** a fit that ran past MIZAN_MODEL_TRAINING_TIMEOUT_MS: stopped, and not retried (it would take as long) */
 export class TrainingTimeout extends Error {
@@ -8,20 +8,6 @@ export class TrainingTimeout extends Error {
     super(`the model's fit ran past ${timeoutMs} ms and was stopped`);
     this.name = "TrainingTimeout";
   }
-}
-
-/** the thread beside this file: built, or from the sources through tsx (tests, benchmarks) */
-function startThread(examples: LabelledExample[]): Worker {
-  if (!import.meta.url.endsWith(".ts"))
-    return new Worker(new URL("./fit-thread.js", import.meta.url), { workerData: { examples } });
-  // a thread does not inherit tsx's loader: it registers it before it loads the fit
-  const tsx = JSON.stringify(import.meta.resolve("tsx/esm/api"));
-  const fit = JSON.stringify(new URL("./fit-thread.ts", import.meta.url).href);
-  return new Worker(`import(${tsx}).then((api) => { api.register(); return import(${fit}); })`, {
-    eval: true,
-    execArgv: [],
-    workerData: { examples },
-  });
 }
 
 /**
@@ -34,7 +20,7 @@ export function fitInThread(
   signal: AbortSignal,
 ): Promise<TenantFit> {
   return new Promise((resolve, reject) => {
-    const thread = startThread(examples);
+    const thread = startThreadBeside(import.meta.url, "fit-thread", { examples });
     let settled = false;
     const settle = (error: Error | undefined, value?: TenantFit) => {
       if (settled) return;

@@ -1,4 +1,4 @@
-import { Worker } from "node:worker_threads";
+import { startThreadBeside } from "../threads.js";
 import type { Db, Queryable } from "./db.js";
 import { deserializeError, type HostReply, type HostRequest } from "./pglite-protocol.js";
 
@@ -27,27 +27,13 @@ function createWriteCounter() {
 type Ask = (request: DistributiveOmit<HostRequest, "id">) => Promise<unknown>;
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
 
-/** the thread of the host beside this file: built, or from the sources through tsx (tests, benchmarks) */
-function startHost(dataDir: string | undefined): Worker {
-  if (!import.meta.url.endsWith(".ts"))
-    return new Worker(new URL("./pglite-host.js", import.meta.url), { workerData: { dataDir } });
-  // a thread does not inherit tsx's loader: it registers it before it loads the host
-  const tsx = JSON.stringify(import.meta.resolve("tsx/esm/api"));
-  const host = JSON.stringify(new URL("./pglite-host.ts", import.meta.url).href);
-  return new Worker(`import(${tsx}).then((api) => { api.register(); return import(${host}); })`, {
-    eval: true,
-    execArgv: [],
-    workerData: { dataDir },
-  });
-}
-
 /**
  * Embedded PostgreSQL, in a thread of its own (pglite-host.ts). `dataDir` undefined keeps everything in
  * memory (tests). It counts the writes it is asked to run by table, for the maintenance that stands in
  * for autovacuum (see maintenance.ts).
  */
 export async function openPglite(dataDir: string | undefined): Promise<Db> {
-  const worker = startHost(dataDir);
+  const worker = startThreadBeside(import.meta.url, "pglite-host", { dataDir });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   const notices = new Map<number, (payload: string) => void>();
   let nextId = 1;
