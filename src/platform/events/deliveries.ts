@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/db.js";
 import { selectPage } from "../db/sql.js";
-import { type DeliveryTargets, TARGET_COLUMNS, type TargetColumn } from "./targets.js";
+import { type DeliveryTargets, TARGET_COLUMN_NAMES, type TargetColumn } from "./targets.js";
 
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "cancelled"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -68,8 +68,6 @@ async function cancelPendingOf(tx: Queryable, column: TargetColumn | "id", id: n
   );
 }
 
-const columns = Object.keys(TARGET_COLUMNS) as TargetColumn[];
-
 /** a pending earlier delivery of the same subject to the same target (each kind of target has its index) */
 const EARLIER_DUE = (target: TargetColumn) =>
   `(SELECT p.next_attempt_at FROM event_deliveries p
@@ -80,11 +78,11 @@ const EARLIER_DUE = (target: TargetColumn) =>
 function toAttemptStatement(kinds: readonly DeliveryTargets[]): string {
   const target = (field: string) => `COALESCE(${kinds.map((_, n) => `t${n}.${field}`).join(", ")})`;
   return `SELECT d.id, d.tenant_id, d.status, d.attempts, d.first_attempt_at, d.subject, d.event_seq,
-            CASE ${columns.map((column) => `WHEN d.${column} IS NOT NULL THEN '${column}'`).join(" ")} END AS target_column,
-            COALESCE(${columns.map((column) => `d.${column}::text`).join(", ")}) AS target_id,
+            CASE ${TARGET_COLUMN_NAMES.map((column) => `WHEN d.${column} IS NOT NULL THEN '${column}'`).join(" ")} END AS target_column,
+            COALESCE(${TARGET_COLUMN_NAMES.map((column) => `d.${column}::text`).join(", ")}) AS target_id,
             e.id AS event_id, e.event_type, e.created_at AS event_created_at, e.data::text AS data,
             ${target("url")} AS target_url, ${target("secret")} AS target_secret, ${target("active")} AS target_active,
-            COALESCE(${columns.map(EARLIER_DUE).join(", ")}) AS earlier_due
+            COALESCE(${TARGET_COLUMN_NAMES.map(EARLIER_DUE).join(", ")}) AS earlier_due
           FROM event_deliveries d JOIN events e ON e.id = d.event_id
           ${kinds.map((kind, n) => `LEFT JOIN LATERAL (${kind.selectAddress(`d.${kind.column}`)}) AS t${n} ON true`).join("\n")}
           WHERE d.id = $1`;

@@ -11,7 +11,7 @@ import {
   deliveryReader,
   deliveryRepo,
 } from "./deliveries.js";
-import { DELIVERY_QUEUE, type DeliveryJobData, FHIR_MESSAGE_EVENT } from "./outbox.js";
+import { DELIVERY_QUEUE, type DeliveryJobData, deliveryGroup, FHIR_MESSAGE_EVENT } from "./outbox.js";
 import { type PostOutcome, postDelivery } from "./post.js";
 import { deliveryHeaders } from "./signature.js";
 import type { DeliveryTargets } from "./targets.js";
@@ -24,11 +24,6 @@ const BEHIND_IN_FLIGHT_MS = 1_000;
 const DELIVERY_SLOTS = 64;
 /** of which one tenant's may take at most this many, across every node: its slow receivers wait on its own */
 const TENANT_SLOTS = 8;
-
-/** the job queue's group of a delivery: its tenant (jobs enqueued before there were groups have none) */
-export function deliveryGroup(job: Pick<DeliveryJobData, "tenant">): { group?: string } {
-  return job.tenant === undefined ? {} : { group: `tenant:${job.tenant}` };
-}
 
 /**
  * The wait after failed attempt `attempt` (1 = the first): exponential from `firstRetryMs`, doubling,

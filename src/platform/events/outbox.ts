@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/db.js";
 import type { JobQueue } from "../jobs/queue.js";
-import { type DeliveryTargets, TARGET_COLUMNS, type TargetColumn, wiredTargets } from "./targets.js";
+import { type DeliveryTargets, TARGET_COLUMN_NAMES, TARGET_COLUMNS, wiredTargets } from "./targets.js";
 
 /** the spec's webhook hook types */
 export const HOOK_TYPES = [
@@ -57,6 +57,11 @@ export interface DeliveryJobData {
   requestId?: string;
 }
 
+/** the job queue's group of a delivery: its tenant (jobs enqueued before there were groups have none) */
+export function deliveryGroup(job: Pick<DeliveryJobData, "tenant">): { group?: string } {
+  return job.tenant === undefined ? {} : { group: `tenant:${job.tenant}` };
+}
+
 /** the webhooks' hook types that receive an event */
 export function audienceOf(event: Pick<OutboxEvent, "hookType" | "transactionType">): string[] {
   if (event.transactionType === undefined) return [event.hookType];
@@ -95,16 +100,15 @@ async function storeEvent(
   event: OutboxEvent,
   receivers: readonly Receivers[],
 ): Promise<{ eventId: string; deliveryIds: number[] }> {
-  const columns = Object.keys(TARGET_COLUMNS) as TargetColumn[];
   const rows = await tx.query<{ event_id: string; seq: number; id: number | null } & Record<string, unknown>>(
     `WITH e AS (
        INSERT INTO events (tenant_id, hook_type, event_type, data, subject, request_id)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, seq),
      d AS (
-       INSERT INTO event_deliveries (tenant_id, event_id, event_seq, subject, ${columns.join(", ")})
-       SELECT $1, e.id, e.seq, $5, ${columns.map((column) => `t.${column}`).join(", ")}
+       INSERT INTO event_deliveries (tenant_id, event_id, event_seq, subject, ${TARGET_COLUMN_NAMES.join(", ")})
+       SELECT $1, e.id, e.seq, $5, ${TARGET_COLUMN_NAMES.map((column) => `t.${column}`).join(", ")}
        FROM e, (${targetRows(receivers, 7)}) AS t
-       RETURNING id, ${columns.join(", ")})
+       RETURNING id, ${TARGET_COLUMN_NAMES.join(", ")})
      SELECT e.id AS event_id, e.seq, d.* FROM e LEFT JOIN d ON true ORDER BY d.id`,
     [
       tenantId,
@@ -130,7 +134,7 @@ async function storeEvent(
         tenant: tenantId,
         ...(event.requestId === undefined ? {} : { requestId: event.requestId }),
       };
-      return jobs.send(tx, DELIVERY_QUEUE, data, { group: `tenant:${tenantId}` });
+      return jobs.send(tx, DELIVERY_QUEUE, data, deliveryGroup(data));
     }),
   );
   return { eventId: first.event_id, deliveryIds: deliveries.map((delivery) => delivery.id as number) };

@@ -7,6 +7,7 @@ import type { OutboxEvent } from "./outbox.js";
  */
 export const TARGET_COLUMNS = { webhook_id: "integer", subscription_id: "uuid" } as const;
 export type TargetColumn = keyof typeof TARGET_COLUMNS;
+export const TARGET_COLUMN_NAMES = Object.keys(TARGET_COLUMNS) as TargetColumn[];
 
 /**
  * A kind of target events are delivered to, given by the module that owns its table: the platform reaches
