@@ -228,9 +228,12 @@ export function createJobRunner(options: JobOptions): JobRunner {
    * itself), runs each lane of what it claimed, settles every job as it ends, and claims again at once
    * while claims find work or a slot frees; otherwise it polls.
    */
-  function startPool(definition: JobDefinition<object>, log: FastifyBaseLogger): Pool {
-    const { slots, perGroup } = definition.pool as { slots: number; perGroup: number };
-    const capacity = slots * Math.max(1, options.concurrency);
+  function startPool(
+    definition: JobDefinition<object>,
+    { slots, perGroup }: { slots: number; perGroup: number },
+    log: FastifyBaseLogger,
+  ): Pool {
+    const capacity = slots * options.concurrency;
     const pollMs = (options.pollingIntervalSeconds ?? 1) * 1000;
     const held = new Map<string, JobWithMetadata<object>>();
     const lanes = new Set<Promise<void>>();
@@ -318,7 +321,7 @@ export function createJobRunner(options: JobOptions): JobRunner {
 
   async function work(definition: JobDefinition<object>, log: FastifyBaseLogger) {
     if (definition.pool !== undefined) {
-      pools.push(startPool(definition, log));
+      pools.push(startPool(definition, definition.pool, log));
       return;
     }
     const polling = {
