@@ -16,7 +16,6 @@ import {
   reopenPriorAuth,
   updatePriorAuth,
 } from "../prior-auth/service.js";
-import { findTenant } from "../tenants/service.js";
 import { createSignInGuards, signIn, sourceOf } from "../users/service.js";
 import { type Reviewer, reviewerOf, writerOf } from "./access.js";
 import { consoleBatchRoutes } from "./batch-routes.js";
@@ -135,7 +134,7 @@ export const consoleRoutes: AreaPlugin = async (app, { db, jobs, config }) => {
         db,
         guards,
         {
-          tenant: { name, id: (await findTenant(db, name))?.id },
+          tenant: name,
           username: request.body.username,
           password: request.body.password,
           source: sourceOf(request.ip),
@@ -159,7 +158,7 @@ export const consoleRoutes: AreaPlugin = async (app, { db, jobs, config }) => {
     { schema: { ...hidden, params: TenantParams, body: FormBody } },
     async (request, reply) => {
       const { tenant, token } = await writer(request);
-      if (token !== undefined) await endSession(db, token);
+      await endSession(db, token);
       reply.header("set-cookie", cookie(tenant.name, "", 0));
       return reply.redirect(`${consoleBase(tenant.name)}/`, 303);
     },

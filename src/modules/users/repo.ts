@@ -64,11 +64,12 @@ export const userRepo = {
     return rows.length > 0;
   },
 
-  async findForSignIn(db: Queryable, tenantId: number, username: string): Promise<SignInRow | undefined> {
+  /** the user of the tenant named as the sign-in form's path names it: one query, for an unknown tenant too */
+  async findForSignIn(db: Queryable, tenantName: string, username: string): Promise<SignInRow | undefined> {
     const rows = await db.query<SignInRow>(
       `SELECT ${COLUMNS}, tenant_id, password_hash, active, session_epoch FROM users
-       WHERE tenant_id = $1 AND username = $2`,
-      [tenantId, username],
+       WHERE tenant_id = (SELECT id FROM tenants WHERE name = $1) AND username = $2`,
+      [tenantName, username],
     );
     return rows[0];
   },

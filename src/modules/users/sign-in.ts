@@ -5,8 +5,8 @@ import { type AttemptKey, attemptRepo } from "./sign-in-attempts.js";
 import type { SignInGuards } from "./sign-in-guards.js";
 
 export interface SignInAttempt {
-  /** the tenant's name as the path gave it, and its id when there is such a tenant */
-  tenant: { name: string; id: number | undefined };
+  /** the tenant's name as the path gave it, whether or not there is such a tenant */
+  tenant: string;
   username: string;
   password: string;
   /** where the attempt came from (sourceOf) */
@@ -48,7 +48,7 @@ export async function signIn(
 ): Promise<SignInOutcome> {
   const sourceWait = guards.perSource.take(attempt.source);
   if (sourceWait > 0) return throttled(sourceWait);
-  const key: AttemptKey = { tenant: attempt.tenant.name, username: attempt.username, source: attempt.source };
+  const key: AttemptKey = { tenant: attempt.tenant, username: attempt.username, source: attempt.source };
   const lockedUntil = await attemptRepo.claim(db, key, now);
   if (lockedUntil !== undefined) return throttled(secondsUntil(lockedUntil, now));
   if (guards.checking.has(attempt.source)) {
@@ -56,7 +56,7 @@ export async function signIn(
     await attemptRepo.failed(db, key, now);
     return throttled(1);
   }
-  const userWait = guards.perUser.take(`${attempt.tenant.name}/${attempt.username}`);
+  const userWait = guards.perUser.take(`${attempt.tenant}/${attempt.username}`);
   const slot = userWait > 0 ? undefined : guards.hashing.acquire();
   if (slot === undefined) {
     // turned away for others' load, not for this attempt: it does not count against the user
@@ -74,8 +74,8 @@ export async function signIn(
 }
 
 async function check(db: Db, attempt: SignInAttempt, key: AttemptKey, now: Date): Promise<SignInOutcome> {
-  // the same query for an unknown tenant (id 0 is never given), so its answer takes as long
-  const user = await userRepo.findForSignIn(db, attempt.tenant.id ?? 0, attempt.username);
+  // the same query for an unknown tenant, so its answer takes as long
+  const user = await userRepo.findForSignIn(db, attempt.tenant, attempt.username);
   const matches = await verifyPassword(attempt.password, user?.password_hash ?? null);
   if (user === undefined || user.password_hash === null || !matches || !user.active) {
     await attemptRepo.failed(db, key, now);

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { randomBytes, scryptSync } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { verifyPassword } from "../../../src/modules/users/passwords.js";
 import { signIn } from "../../../src/modules/users/sign-in.js";
 import { createSignInGuards, sourceOf } from "../../../src/modules/users/sign-in-guards.js";
 import { createSlots } from "../../../src/modules/users/slots.js";
 import { startTestApp, type TestContext } from "../../helpers.js";
+import { oldHash } from "./fixtures.js";
 
 describe("reviewer sign-in", () => {
   let ctx: TestContext;
@@ -17,9 +17,7 @@ describe("reviewer sign-in", () => {
   it("signs a user with an N = 2^15 hash in, and rehashes the password at N = 2^17", async () => {
     const res = await ctx.tenant.call("POST", "/user/create", { username: "veteran" });
     assert.equal(res.statusCode, 201);
-    const salt = randomBytes(16);
-    const key = scryptSync("an old long password", salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 << 20 });
-    const old = `scrypt$32768$8$1$${salt.toString("base64")}$${key.toString("base64")}`;
+    const old = oldHash("an old long password");
     await ctx.db.query("UPDATE users SET password_hash = $1 WHERE tenant_id = $2 AND username = 'veteran'", [
       old,
       ctx.tenant.id,
@@ -28,7 +26,7 @@ describe("reviewer sign-in", () => {
       ctx.db,
       createSignInGuards(),
       {
-        tenant: { name: ctx.tenant.name, id: ctx.tenant.id },
+        tenant: ctx.tenant.name,
         username: "veteran",
         password: "an old long password",
         source: "192.0.2.1",
