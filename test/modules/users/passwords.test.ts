@@ -1,14 +1,7 @@
 import assert from "node:assert/strict";
-import { randomBytes, scryptSync } from "node:crypto";
 import { describe, it } from "node:test";
 import { hashPassword, needsRehash, verifyPassword } from "../../../src/modules/users/passwords.js";
-
-/** a hash as the service made them before N = 2^17 */
-function oldHash(password: string): string {
-  const salt = randomBytes(16);
-  const key = scryptSync(password, salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
-  return `scrypt$32768$8$1$${salt.toString("base64")}$${key.toString("base64")}`;
-}
+import { oldHash } from "./fixtures.js";
 
 describe("reviewer passwords", () => {
   it("hashes with scrypt at N = 2^17, r = 8, p = 1 and a salt of its own, and verifies only the right password", async () => {
