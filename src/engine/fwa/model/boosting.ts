@@ -5,12 +5,12 @@
  * examples and options, same model). Every node keeps the value a tree would give if it stopped there, so a
  * prediction is split exactly into a bias and each feature's contribution (Saabas path attribution: a split's
  * change of value is its feature's). Also: grouped, stratified k-fold validation (a group, e.g. a provider,
- * stays in one fold), and Platt scaling of the logit fitted on out-of-fold scores.
+ * stays in one fold: quality.ts's groupedFolds), and Platt scaling of the logit fitted on out-of-fold scores.
  */
 
 import { seededRandom } from "../stats/random.js";
 import { sigmoid } from "../stats/robust.js";
-import { averagePrecision, rocAuc } from "./quality.js";
+import { averagePrecision, groupedFolds, rocAuc } from "./quality.js";
 
 export interface BoostingOptions {
   trees: number;
@@ -334,57 +334,6 @@ export function fitPlatt(scores: readonly number[], labels: readonly boolean[]):
   return { a, b };
 }
 
-/** stratified folds by group: a group is positive when any of its examples is; groups dealt in a seeded order */
-export function groupedFolds(
-  groups: readonly string[],
-  labels: readonly boolean[],
-  folds: number,
-  seed: number,
-): Map<string, number> {
-  const random = seededRandom(seed);
-  const positive = new Map<string, boolean>();
-  for (const [i, g] of groups.entries())
-    positive.set(g, (positive.get(g) ?? false) || (labels[i] as boolean));
-  const foldOf = new Map<string, number>();
-  for (const cls of [true, false]) {
-    const members = [...positive].flatMap(([g, p]) => (p === cls ? [g] : [])).sort();
-    for (let i = members.length - 1; i > 0; i -= 1) {
-      const j = Math.floor(random() * (i + 1));
-      [members[i], members[j]] = [members[j] as string, members[i] as string];
-    }
-    for (const [r, g] of members.entries()) foldOf.set(g, r % folds);
-  }
-  return foldOf;
-}
-
-/** out-of-fold raw logits of every example (grouped, stratified k-fold) */
-export function outOfFoldLogits(
-  rows: readonly (readonly number[])[],
-  labels: readonly boolean[],
-  groups: readonly string[],
-  features: readonly string[],
-  options: Partial<BoostingOptions> = {},
-  folds = 5,
-): number[] {
-  const foldOf = groupedFolds(groups, labels, folds, options.seed ?? BOOSTING_DEFAULTS.seed);
-  const out = new Array<number>(rows.length).fill(0);
-  for (let fold = 0; fold < folds; fold += 1) {
-    const train = rows.flatMap((_, i) => (foldOf.get(groups[i] as string) !== fold ? [i] : []));
-    const trainLabels = train.map((i) => labels[i] as boolean);
-    if (!trainLabels.some(Boolean) || trainLabels.every(Boolean)) continue;
-    const model = fitBoosted(
-      train.map((i) => rows[i] as number[]),
-      trainLabels,
-      features,
-      options,
-    );
-    rows.forEach((x, i) => {
-      if (foldOf.get(groups[i] as string) === fold) out[i] = boostedLogit(model, x);
-    });
-  }
-  return out;
-}
-
 /**
  * The model a tenant gets: fitted on all its examples, calibrated by Platt scaling on grouped out-of-fold
  * logits, with the validation figures (ROC-AUC, PR-AUC) of those out-of-fold scores.
@@ -397,7 +346,23 @@ export function trainBoosted(
   options: Partial<BoostingOptions> = {},
   folds = 5,
 ): { model: BoostedModel; validation: { roc_auc: number; pr_auc: number; folds: number } } {
-  const oof = outOfFoldLogits(rows, labels, groups, features, options, folds);
+  // out-of-fold raw logits of every example (0 where the other folds lack a class)
+  const foldOf = groupedFolds(groups, labels, folds, options.seed ?? BOOSTING_DEFAULTS.seed);
+  const oof = new Array<number>(rows.length).fill(0);
+  for (let fold = 0; fold < folds; fold += 1) {
+    const train = rows.flatMap((_, i) => (foldOf.get(groups[i] as string) !== fold ? [i] : []));
+    const trainLabels = train.map((i) => labels[i] as boolean);
+    if (!trainLabels.some(Boolean) || trainLabels.every(Boolean)) continue;
+    const foldModel = fitBoosted(
+      train.map((i) => rows[i] as number[]),
+      trainLabels,
+      features,
+      options,
+    );
+    rows.forEach((x, i) => {
+      if (foldOf.get(groups[i] as string) === fold) oof[i] = boostedLogit(foldModel, x);
+    });
+  }
   const model = fitBoosted(rows, labels, features, options);
   model.platt = fitPlatt(oof, labels);
   const pos = oof.filter((_, i) => labels[i]);

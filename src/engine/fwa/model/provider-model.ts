@@ -6,9 +6,8 @@
  * a model that never saw it, and ROC-AUC and PR-AUC are taken over those held-out scores.
  */
 
-import { seededRandom } from "../stats/random.js";
 import { sigmoid } from "../stats/robust.js";
-import { averagePrecision, rocAuc } from "./quality.js";
+import { averagePrecision, groupedFolds, rocAuc } from "./quality.js";
 
 /** the features of a provider in a batch, in this order (ranking/providers.ts computes them); an example may
  * hold more after them (tenant-model.ts), which this model does not read */
@@ -82,7 +81,7 @@ export function modelLogit(model: ProviderModel, features: readonly number[]): n
 }
 
 /** feature f of a provider in the model's standard deviations */
-export const standardised = (model: ProviderModel, f: number, value: number): number =>
+const standardised = (model: ProviderModel, f: number, value: number): number =>
   (value - (model.means[f] as number)) / (model.scales[f] as number);
 
 /** fits the model to the examples; both classes must be present */
@@ -142,18 +141,12 @@ export function validateProviderModel(
   folds = 5,
   seed = 1,
 ): ModelValidation {
-  const random = seededRandom(seed);
-  const fraudulent = new Map<string, boolean>();
-  for (const e of examples) fraudulent.set(e.provider, (fraudulent.get(e.provider) ?? false) || e.fraud);
-  const foldOf = new Map<string, number>();
-  for (const fraud of [true, false]) {
-    const providers = [...fraudulent].flatMap(([provider, f]) => (f === fraud ? [provider] : [])).sort();
-    for (let i = providers.length - 1; i > 0; i -= 1) {
-      const j = Math.floor(random() * (i + 1));
-      [providers[i], providers[j]] = [providers[j] as string, providers[i] as string];
-    }
-    for (const [rank, provider] of providers.entries()) foldOf.set(provider, rank % folds);
-  }
+  const foldOf = groupedFolds(
+    examples.map((e) => e.provider),
+    examples.map((e) => e.fraud),
+    folds,
+    seed,
+  );
   const positives: number[] = [];
   const negatives: number[] = [];
   for (let fold = 0; fold < folds; fold += 1) {

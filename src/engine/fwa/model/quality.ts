@@ -1,4 +1,8 @@
-/** How well a score ranks positives above negatives: the figures of the benchmarks and of a model's validation. */
+/**
+ * How well a score ranks positives above negatives: the figures of the benchmarks and of a model's validation,
+ * and the grouped folds that validation scores over.
+ */
+import { seededRandom } from "../stats/random.js";
 
 /**
  * Average precision (the area under the precision-recall curve, as a step function): the precision at each
@@ -59,4 +63,30 @@ export function rocAuc(positives: ArrayLike<number>, negatives: ArrayLike<number
   }
   const u = positiveRanks - (pos.length * (pos.length + 1)) / 2;
   return u / (pos.length * neg.length);
+}
+
+/**
+ * stratified folds by group: a group is positive when any of its examples is; the groups of each class dealt
+ * over `folds` folds in a seeded order, so no group is scored by a model that saw its other examples
+ */
+export function groupedFolds(
+  groups: readonly string[],
+  labels: readonly boolean[],
+  folds: number,
+  seed: number,
+): Map<string, number> {
+  const random = seededRandom(seed);
+  const positive = new Map<string, boolean>();
+  for (const [i, g] of groups.entries())
+    positive.set(g, (positive.get(g) ?? false) || (labels[i] as boolean));
+  const foldOf = new Map<string, number>();
+  for (const cls of [true, false]) {
+    const members = [...positive].flatMap(([g, p]) => (p === cls ? [g] : [])).sort();
+    for (let i = members.length - 1; i > 0; i -= 1) {
+      const j = Math.floor(random() * (i + 1));
+      [members[i], members[j]] = [members[j] as string, members[i] as string];
+    }
+    for (const [r, g] of members.entries()) foldOf.set(g, r % folds);
+  }
+  return foldOf;
 }

@@ -6,9 +6,9 @@ import {
   boostedProbability,
   fitBoosted,
   fitPlatt,
-  groupedFolds,
   trainBoosted,
 } from "../../../../src/engine/fwa/model/boosting.js";
+import { groupedFolds } from "../../../../src/engine/fwa/model/quality.js";
 import { seededRandom } from "../../../../src/engine/fwa/stats/random.js";
 import { sigmoid } from "../../../../src/engine/fwa/stats/robust.js";
 
