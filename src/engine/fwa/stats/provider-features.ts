@@ -9,58 +9,19 @@
 import { CLAIM_SUB_TYPE } from "../columns/columnar.js";
 import { civilFromDays } from "../columns/days.js";
 import { type ColumnarBatchView, NO_DATE } from "../types.js";
+import { claimsByMember, claimsByProvider } from "./batch.js";
 import { claimAmount } from "./exposure.js";
 
-export const RICH_FEATURES = [
+/** each rich feature, in the order of a row, with what it measures (for the reasons of a learned model) */
+export const RICH_FEATURE_TEXT = {
   // volume
-  "log_claims", // ln(1 + claims)
-  "log_members", // ln(1 + distinct members)
-  "log_amount", // ln(1 + amount in SAR)
-  "volume_share", // ln(claims / the batch's claims per provider)
-  "claims_per_member", // claims / distinct members
-  "repeat_members", // share of its members with two claims or more at it
-  // amounts and stays
-  "mean_log_amount", // mean ln(1 + claim amount)
-  "mean_log_stay", // mean ln(1 + stay days)
-  "mean_log_cost_day", // mean ln(1 + amount / max(1, days))
-  "long_stay_share", // share of its stays longer than 2x the batch median of its primary diagnosis' peers
-  "dx_stay_excess", // mean (ln(1+stay) - the diagnosis peers' median), shrunk toward 0 by 5 pseudo-claims
-  "dx_amount_excess", // the same for ln(1 + amount)
-  "dx_cost_day_excess", // the same for ln(1 + cost per day)
-  "amount_round_share", // share of claims whose amount is a multiple of 1,000
-  // diagnoses and procedures
-  "diagnoses_per_claim", // 1 + secondary diagnoses
-  "items_per_claim",
-  "distinct_dx_share", // distinct primary diagnoses / claims
-  "top_dx_share", // share of its claims with its commonest primary diagnosis category (3 characters)
-  "repeated_dx_set_share", // share of its claims whose whole diagnosis set repeats on another claim of the batch
-  "rare_dx_share", // share of claims whose primary diagnosis appears at most twice in the batch
-  // patients
-  "member_age", // mean age at admission (years)
-  "shared_member_share", // share of its members who also claimed at another provider in the batch
-  "overlap_share", // share of its claims whose stay overlaps another claim of the member (any provider)
-  "readmit_30_share", // share of its claims admitted within 30 days of the member's previous discharge (any provider)
-  "log_neighbours", // ln(1 + providers sharing a member with it)
-  "neighbour_volume", // mean ln(1 + claims) of those providers, weighed by shared members (0 without)
-  // through the period
-  "active_months_share", // months with a claim / months of the batch's period
-  "monthly_cv", // coefficient of variation of its claims per month over the batch's months
-  "peak_month_share", // its busiest month's share of its claims
-  "trend", // slope of its monthly claims share over the period (per month, against its mean)
-  "claims_per_active_day", // claims / distinct admission days
-  "same_day_max", // most claims it admitted on one day
-  "claim_lag", // mean days from discharge to claim date (negative: claimed before discharge)
-] as const;
-export type RichFeature = (typeof RICH_FEATURES)[number];
-
-/** what each rich feature measures, for the reasons of a learned model */
-export const RICH_FEATURE_TEXT: Record<RichFeature, string> = {
   log_claims: "ln(1 + claims)",
   log_members: "ln(1 + distinct members)",
   log_amount: "ln(1 + amount in SAR)",
   volume_share: "ln(claims / the batch's claims per provider)",
   claims_per_member: "claims / distinct members",
   repeat_members: "share of its members with two claims or more at it",
+  // amounts and stays
   mean_log_amount: "mean ln(1 + claim amount)",
   mean_log_stay: "mean ln(1 + stay days)",
   mean_log_cost_day: "mean ln(1 + amount / max(1, days))",
@@ -69,6 +30,7 @@ export const RICH_FEATURE_TEXT: Record<RichFeature, string> = {
   dx_amount_excess: "the same for ln(1 + amount)",
   dx_cost_day_excess: "the same for ln(1 + cost per day)",
   amount_round_share: "share of claims whose amount is a multiple of 1,000",
+  // diagnoses and procedures
   diagnoses_per_claim: "1 + secondary diagnoses",
   items_per_claim: "items per claim",
   distinct_dx_share: "distinct primary diagnoses / claims",
@@ -76,6 +38,7 @@ export const RICH_FEATURE_TEXT: Record<RichFeature, string> = {
   repeated_dx_set_share:
     "share of its claims whose whole diagnosis set repeats on another claim of the batch",
   rare_dx_share: "share of claims whose primary diagnosis appears at most twice in the batch",
+  // patients
   member_age: "mean age at admission (years)",
   shared_member_share: "share of its members who also claimed at another provider in the batch",
   overlap_share: "share of its claims whose stay overlaps another claim of the member (any provider)",
@@ -83,6 +46,7 @@ export const RICH_FEATURE_TEXT: Record<RichFeature, string> = {
     "share of its claims admitted within 30 days of the member's previous discharge (any provider)",
   log_neighbours: "ln(1 + providers sharing a member with it)",
   neighbour_volume: "mean ln(1 + claims) of those providers, weighed by shared members (0 without)",
+  // through the period
   active_months_share: "months with a claim / months of the batch's period",
   monthly_cv: "coefficient of variation of its claims per month over the batch's months",
   peak_month_share: "its busiest month's share of its claims",
@@ -91,6 +55,9 @@ export const RICH_FEATURE_TEXT: Record<RichFeature, string> = {
   same_day_max: "most claims it admitted on one day",
   claim_lag: "mean days from discharge to claim date (negative: claimed before discharge)",
 };
+export type RichFeature = keyof typeof RICH_FEATURE_TEXT;
+/** the rich features in the order of a row (RICH_FEATURE_TEXT's keys, so the list and the texts never part) */
+export const RICH_FEATURES = Object.keys(RICH_FEATURE_TEXT) as readonly RichFeature[];
 
 export interface ProviderFeatureTable {
   /** interned provider ids, one per row */
@@ -111,7 +78,7 @@ function median(values: number[]): number {
 }
 
 /** the month index (year * 12 + month - 1) of a day since 1970-01-01 */
-export function monthOf(day: number): number {
+function monthOf(day: number): number {
   const [year, month] = civilFromDays(day);
   return year * 12 + month - 1;
 }
@@ -128,11 +95,6 @@ export function periodMonths(batch: ColumnarBatchView): number {
   days.sort((x, y) => x - y);
   const trim = Math.floor(days.length / 100);
   return monthOf(days[days.length - 1 - trim] as number) - monthOf(days[trim] as number) + 1;
-}
-
-interface Acc {
-  provider: number;
-  claims: number[];
 }
 
 /** the feature table of every provider of the batch */
@@ -220,17 +182,19 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
     if (codes.length >= 3) setCount.set(key, (setCount.get(key) ?? 0) + 1);
   }
 
-  // members: their claims in admission order; overlaps and readmissions; the providers they saw
-  const memberClaims = new Map<number, number[]>();
-  for (let c = 0; c < n; c += 1) {
-    const m = batch.memberId[c] as number;
-    (memberClaims.get(m) ?? memberClaims.set(m, []).get(m))?.push(c);
-  }
+  // members (the batch's grouping, ids in order of first appearance): their claims in admission order;
+  // overlaps and readmissions; the providers they saw
+  const byMember = claimsByMember(batch);
   const overlaps = new Uint8Array(n);
   const readmit = new Uint8Array(n);
   const memberProviders = new Map<number, Set<number>>();
-  for (const [m, claims] of memberClaims) {
-    claims.sort((a, b) => (start[a] as number) - (start[b] as number) || a - b);
+  for (let m = 0; m + 1 < byMember.start.length; m += 1) {
+    const from = byMember.start[m] as number;
+    const to = byMember.start[m + 1] as number;
+    if (from === to) continue;
+    const claims = Array.from(byMember.order.subarray(from, to)).sort(
+      (a, b) => (start[a] as number) - (start[b] as number) || a - b,
+    );
     const providers = new Set<number>();
     for (let k = 0; k < claims.length; k += 1) {
       const c = claims[k] as number;
@@ -250,13 +214,14 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
     memberProviders.set(m, providers);
   }
 
-  // providers
-  const accs = new Map<number, Acc>();
-  for (let c = 0; c < n; c += 1) {
-    const p = batch.providerId[c] as number;
-    (accs.get(p) ?? accs.set(p, { provider: p, claims: [] }).get(p))?.claims.push(c);
-  }
-  const averageClaims = n / Math.max(1, accs.size);
+  // providers (the batch's grouping, ids in order of first appearance)
+  const byProvider = claimsByProvider(batch);
+  const claimsAt = (p: number) =>
+    byProvider.order.subarray(byProvider.start[p] as number, byProvider.start[p + 1] as number);
+  const providerIds: number[] = [];
+  for (let p = 0; p + 1 < byProvider.start.length; p += 1)
+    if ((byProvider.start[p + 1] as number) > (byProvider.start[p] as number)) providerIds.push(p);
+  const averageClaims = n / Math.max(1, providerIds.length);
   // shared members: the providers each provider shares a member with, weighed by shared members
   const neighbours = new Map<number, Map<number, number>>();
   for (const providers of memberProviders.values()) {
@@ -269,7 +234,8 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
 
   const providers: number[] = [];
   const rows: number[][] = [];
-  for (const { provider, claims } of accs.values()) {
+  for (const provider of providerIds) {
+    const claims = claimsAt(provider);
     const k = claims.length;
     const members = new Map<number, number>();
     let amountSum = 0;
@@ -348,7 +314,7 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
     let neighbourVolume = 0;
     for (const [other, shared] of mine ?? []) {
       neighbourWeight += shared;
-      neighbourVolume += shared * Math.log1p(accs.get(other)?.claims.length ?? 0);
+      neighbourVolume += shared * Math.log1p(claimsAt(other).length);
     }
     // monthly activity over the batch's months
     const mean = k / months;
