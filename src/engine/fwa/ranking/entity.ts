@@ -46,27 +46,31 @@ const PROVIDER_LEVEL: ReadonlySet<string> = new Set([PROVIDER_PROFILE_CODE]);
 const EVIDENCE_FROM = 0.2;
 
 /**
- * whether claim c has a finding about the claim itself behind it, flagged or not: supporting findings (a
- * long stay, a high price) flag no claim alone, yet where they gather says something of the provider
+ * by claim, 1 when it has a finding about the claim itself behind it, flagged or not: supporting findings (a
+ * long stay, a high price) flag no claim alone, yet where they gather says something of the provider. One
+ * pass over the items that have findings, not over every item of every claim.
  */
-function evidenced(batch: ColumnarBatchView, decisions: BatchDecisions, c: number): boolean {
-  const end = batch.firstItem[c + 1] as number;
-  for (let i = batch.firstItem[c] as number; i < end; i += 1)
-    for (const finding of decisions.itemFindings.get(i) ?? [])
-      if (
-        !PROVIDER_LEVEL.has(finding.code) &&
-        (finding.typeDecision === "REJECT" || finding.score >= EVIDENCE_FROM)
+function claimEvidence(batch: ColumnarBatchView, decisions: BatchDecisions): Uint8Array {
+  const evidenced = new Uint8Array(batch.claimCount);
+  for (const [i, findings] of decisions.itemFindings)
+    if (
+      findings.some(
+        (finding) =>
+          !PROVIDER_LEVEL.has(finding.code) &&
+          (finding.typeDecision === "REJECT" || finding.score >= EVIDENCE_FROM),
       )
-        return true;
-  return false;
+    )
+      evidenced[batch.itemClaim[i] as number] = 1;
+  return evidenced;
 }
 
 export function flagsBy(batch: ColumnarBatchView, decisions: BatchDecisions, column: Int32Array) {
   const byEntity = new Map<number, Flags>();
+  const evidenced = claimEvidence(batch, decisions);
   let evidencedClaims = 0;
   for (let c = 0; c < batch.claimCount; c += 1) {
     const status = decisions.claimStatus[c];
-    const withEvidence = evidenced(batch, decisions, c);
+    const withEvidence = evidenced[c] === 1;
     if (status === "approved" && !withEvidence) continue;
     const entity = column[c] as number;
     const flags = byEntity.get(entity) ?? { flagged: 0, rejected: 0, amount: 0, evidenced: 0 };

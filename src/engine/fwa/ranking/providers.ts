@@ -202,15 +202,17 @@ export function rankProviders(
           evidence.map(logitOf),
         )
       : undefined;
-  const rows = evidence.map((e, k) => {
+  const riskOf = (e: ProviderEvidence, k: number): [number, RiskTerm[]] => {
+    if (model !== undefined) {
+      const learned = tenantScore(model, [...e.features, ...e.rich]);
+      return [learned.risk, reasonsOf(modelTerms(model, e, learned.contributions))];
+    }
     const scored = audit?.[k];
-    const learned = model === undefined ? undefined : tenantScore(model, [...e.features, ...e.rich]);
-    const [risk, reasons] =
-      model !== undefined && learned !== undefined
-        ? [learned.risk, reasonsOf(modelTerms(model, e, learned.contributions))]
-        : scored !== undefined
-          ? [scored.score, auditReasons(e, scored.ranks, evidence.length)]
-          : [sigmoid(logitOf(e)), reasonsOf(e.terms)];
+    if (scored !== undefined) return [scored.score, auditReasons(e, scored.ranks, evidence.length)];
+    return [sigmoid(logitOf(e)), reasonsOf(e.terms)];
+  };
+  const rows = evidence.map((e, k) => {
+    const [risk, reasons] = riskOf(e, k);
     return {
       ...entityRanking(textOf(batch, e.tally.provider), e.tally, e.flags, risk, reasons),
       providerType: e.tally.providerType,

@@ -42,9 +42,8 @@ export interface ProviderTally {
   /** its stays and cost per stay day against the batch's, in batch standard deviations, shrunk */
   stayZ: number;
   costZ: number;
-  /** the exposure terms (volume, stay, cost per day) and their logit, with RANKING.provider.base */
+  /** the exposure terms (volume, stay, cost per day) */
   terms: RiskTerm[];
-  logit: number;
 }
 
 const IN_PATIENT = CLAIM_SUB_TYPE.IN_PATIENT;
@@ -116,7 +115,6 @@ export function providerExposure(batch: ColumnarBatchView): Map<number, Provider
         stayZ: 0,
         costZ: 0,
         terms: [],
-        logit: 0,
       };
       byProvider.set(provider, t);
     }
@@ -166,7 +164,6 @@ export function providerExposure(batch: ColumnarBatchView): Map<number, Provider
         cause: `typical cost per day ${num(meanOf(t.costSum), 0)} against ${num(Math.expm1(costs.mean), 0)} for the batch (${num(costZ, 2)} standard deviations, shrunk)`,
       },
     ];
-    t.logit = t.terms.reduce<number>((sum, term) => sum + term.weight, weights.base);
   }
   tallied.set(batch, byProvider);
   return byProvider;
