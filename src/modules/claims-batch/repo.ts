@@ -308,8 +308,6 @@ export const subscriptionRepo = {
  */
 export const subscriptionTargets: DeliveryTargets = {
   column: "subscription_id",
-  key: "s",
-  name: "subscription",
   entityType: "claims-subscription",
   receives: (event) =>
     event.hookType !== "CLAIMS_BATCH"

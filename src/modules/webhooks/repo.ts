@@ -48,8 +48,6 @@ export const webhookRepo = {
  */
 export const webhookTargets: DeliveryTargets = {
   column: "webhook_id",
-  key: "w",
-  name: "webhook",
   entityType: "webhook",
   // one text, not an array, so the embedded database can run the statement prepared
   receives: (event) =>

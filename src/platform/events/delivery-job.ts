@@ -14,7 +14,7 @@ import {
 import { DELIVERY_QUEUE, type DeliveryJobData, deliveryGroup, FHIR_MESSAGE_EVENT } from "./outbox.js";
 import { type PostOutcome, postDelivery } from "./post.js";
 import { deliveryHeaders } from "./signature.js";
-import type { DeliveryTargets } from "./targets.js";
+import { type DeliveryTargets, TARGET_COLUMNS } from "./targets.js";
 
 /** the longest wait between two attempts */
 const MAX_RETRY_DELAY_MS = 6 * 3600_000;
@@ -121,7 +121,7 @@ async function recordOutcome(
         await followUpAttempt(tx, context.jobs, attempting, job, outcome.statusCode, step.nextAttemptAt);
     });
   webhookDeliveries.inc({
-    target: kind.name,
+    target: TARGET_COLUMNS[kind.column].name,
     outcome: step.status === "pending" ? "retry" : outcome.statusCode === 410 ? "gone" : step.status,
   });
   const log = { delivery: delivery.id, event: delivery.event_id, attempt: job.attempt, ...outcome };

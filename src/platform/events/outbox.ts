@@ -79,7 +79,7 @@ interface Receivers {
 function targetRows(receivers: readonly Receivers[], firstParam: number): string {
   const columns = Object.entries(TARGET_COLUMNS);
   const rowsOf = (receiver: Receivers | undefined, index: number) => {
-    const values = columns.map(([column, type]) =>
+    const values = columns.map(([column, { type }]) =>
       column === receiver?.kind.column ? `r.id AS ${column}` : `NULL::${type} AS ${column}`,
     );
     return receiver === undefined
@@ -128,7 +128,7 @@ async function storeEvent(
       const data: DeliveryJobData = {
         deliveryId: delivery.id as number,
         attempt: 1,
-        target: `${kind.key}:${delivery[kind.column]}`,
+        target: `${TARGET_COLUMNS[kind.column].key}:${delivery[kind.column]}`,
         subject: event.subject ?? null,
         seq: first.seq,
         tenant: tenantId,

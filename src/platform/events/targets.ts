@@ -3,9 +3,14 @@ import type { OutboxEvent } from "./outbox.js";
 
 /**
  * The columns of event_deliveries that name a delivery's target, one per kind of target, each with its
- * foreign key and its indexes (the SQL type is what a missing target of that kind is cast to).
+ * foreign key and its indexes: the SQL type a missing target of that kind is cast to, the key of its
+ * delivery jobs (`<key>:<id>`: deliveries of a subject to a target keep their order) and the name the
+ * delivery metrics label it with.
  */
-export const TARGET_COLUMNS = { webhook_id: "integer", subscription_id: "uuid" } as const;
+export const TARGET_COLUMNS = {
+  webhook_id: { type: "integer", key: "w", name: "webhook" },
+  subscription_id: { type: "uuid", key: "s", name: "subscription" },
+} as const;
 export type TargetColumn = keyof typeof TARGET_COLUMNS;
 export const TARGET_COLUMN_NAMES = Object.keys(TARGET_COLUMNS) as TargetColumn[];
 
@@ -17,10 +22,6 @@ export const TARGET_COLUMN_NAMES = Object.keys(TARGET_COLUMNS) as TargetColumn[]
 export interface DeliveryTargets {
   /** the column of event_deliveries that names a target of this kind */
   readonly column: TargetColumn;
-  /** a delivery job's key of its target is `<key>:<id>`: deliveries of a subject to a target keep their order */
-  readonly key: string;
-  /** the kind, as the delivery metrics label it */
-  readonly name: string;
   /** the kind, as the audit log names it */
   readonly entityType: string;
   /** what targets of this kind match the event on (one text, the parameter of `selectReceivers`); undefined: none receive it */
