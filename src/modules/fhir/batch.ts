@@ -24,7 +24,7 @@ function innerMessagesOf(message: Message) {
       const read = readMessage(entry.resource);
       if (!CLAIM_EVENTS.has(read.event))
         problems.add(`Bundle.entry[${at}].resource`, `a batch carries claim requests, not ${read.event}`);
-      return [{ body: entry.resource, read }];
+      return [read];
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       // the inner message's problems, named from the batch's own Bundle
@@ -49,15 +49,14 @@ export async function answerBatch(
   ctx: RequestContext,
   message: Message,
   hash: string,
-  process: (ctx: RequestContext, body: unknown, hash: string) => Promise<string>,
+  process: (ctx: RequestContext, message: Message, hash: string) => Promise<string>,
 ): Promise<string> {
   const inner = innerMessagesOf(message);
   return answerOnce(ctx, message, hash, async () => {
     const responses: Bundle[] = [];
-    for (const { body } of inner) {
-      const text = JSON.stringify(body);
-      const innerHash = createHash("sha256").update(text).digest("hex");
-      responses.push(JSON.parse(await process(ctx, body, innerHash)));
+    for (const read of inner) {
+      const innerHash = createHash("sha256").update(JSON.stringify(read.bundle)).digest("hex");
+      responses.push(JSON.parse(await process(ctx, read, innerHash)));
     }
     const parties = partiesOf(message);
     const bundle = payerMessageOf(

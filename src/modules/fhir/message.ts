@@ -11,7 +11,7 @@ export const concept = (system: string, code: string, display?: string): Codeabl
 export const moneyOf = (halalas: number) => ({ value: halalas / 100, currency: "SAR" as const });
 
 /** a received resource as a response entry: as it was sent (checked on receipt) */
-export const entryOf = (received: ReceivedEntry): BundleEntry => ({
+const entryOf = (received: ReceivedEntry): BundleEntry => ({
   fullUrl: received.fullUrl,
   resource: received.resource as unknown as Resource,
 });

@@ -22,7 +22,7 @@ const HANDLERS: Record<RequestEvent, Handler> = {
   "cancel-request": answerCancel,
   "status-check": answerStatusCheck,
   communication: answerCommunication,
-  "batch-request": (ctx, message, hash) => answerBatch(ctx, message, hash, processMessage),
+  "batch-request": (ctx, message, hash) => answerBatch(ctx, message, hash, answerMessage),
   "error-notice": (ctx, message, hash) =>
     answerOnce(ctx, message, hash, async () => ({
       bundle: acknowledgementOf(ctx, message),
@@ -36,7 +36,11 @@ const HANDLERS: Record<RequestEvent, Handler> = {
  * same id with other content is refused.
  */
 export async function processMessage(ctx: RequestContext, body: unknown, hash: string): Promise<string> {
-  const message = readMessage(body);
+  return answerMessage(ctx, readMessage(body), hash);
+}
+
+/** a message read already (a batch's inner messages are read with the batch) answered, once */
+async function answerMessage(ctx: RequestContext, message: Message, hash: string): Promise<string> {
   const earlier = await answeredBefore(ctx, message.header.id, hash);
   if (earlier !== undefined) return earlier;
   return HANDLERS[message.event](ctx, message, hash);

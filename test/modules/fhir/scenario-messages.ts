@@ -184,7 +184,7 @@ export function withTooth(bundle: Json, tooth = "11"): Json {
 }
 
 /** the codes the scenarios bill at CCHI-1 that the FHIR tenant's price lists do not hold, with their prices */
-export const SCENARIO_PRICES: [string, number][] = [
+const SCENARIO_PRICES: [string, number][] = [
   ["06285097000056", 40],
   ["06285096000798", 25],
   ["SFDA-7766", 30],
