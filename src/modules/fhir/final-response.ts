@@ -36,11 +36,13 @@ export async function sendFinalResponse(
   const decision = decisionHashOf(items);
   if (decided.cause !== "reviewed" && decision === known.sent_decision) return;
   const reissue = known.complete_sent > 0 ? (decided.reopenReason?.toLowerCase() ?? "correction") : undefined;
-  const counts = await fhirRequestRepo.countSent(tx, decided.priorAuthId, decision);
-  const referred =
-    pa.referral_cchi_code === null
-      ? undefined
-      : await providerRepo.findByCchiNo(tx, actor.tenantId, pa.referral_cchi_code);
+  const [counts, referred] = await Promise.all([
+    fhirRequestRepo.countSent(tx, decided.priorAuthId, decision),
+    // only a transfer's answer names the provider referred to
+    known.origin.transfer === true && pa.referral_cchi_code !== null
+      ? providerRepo.findByCchiNo(tx, actor.tenantId, pa.referral_cchi_code)
+      : undefined,
+  ]);
   await emitEvent(tx, jobs, actor.tenantId, {
     hookType: "NPHIES",
     eventType: FHIR_MESSAGE_EVENT,
