@@ -9,7 +9,6 @@ import { communicationMessage, packAbsent, sample } from "./pack.js";
 
 const CS = "http://nphies.sa/terminology/CodeSystem/";
 const SD = "http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/";
-const _PROVIDER_LICENSE = "http://nphies.sa/license/provider-license";
 const PAYER_LICENSE = "http://nphies.sa/license/payer-license";
 /** the NPHIES pack beside the checkout (../shared/reference/nphies), read-only */
 const NO_PACK = packAbsent;

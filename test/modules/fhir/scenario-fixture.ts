@@ -3,7 +3,7 @@ import { startTestApp, type TenantClient, type TestContext } from "../../helpers
 import { type Receiver, startReceiver } from "../../platform/events/webhook-receiver.js";
 import { expectStatus } from "../prior-auth/fixtures.js";
 import type { Json } from "./bundles.js";
-import { postMessage, setUpFhirTenant } from "./fixtures.js";
+import { getOne, postAnswered, setUpFhirTenant } from "./fixtures.js";
 import { checkResponseMessage } from "./nphies-rules/rules.js";
 import { loadTerminology } from "./nphies-rules/terminology.js";
 import { priceScenarioCodes } from "./scenario-messages.js";
@@ -61,9 +61,7 @@ export async function startScenarioPayer(): Promise<ScenarioPayer> {
     ctx,
     tenant,
     async send(request) {
-      const res = await postMessage(ctx, tenant, request);
-      assert.equal(res.statusCode, 200, res.body.slice(0, 1000));
-      const response = res.json();
+      const response = (await postAnswered(ctx, tenant, request)).json();
       assert.deepEqual(violationsOf(response, request), [], "within the NPHIES validation rules");
       return response;
     },
@@ -85,8 +83,7 @@ export async function startScenarioPayer(): Promise<ScenarioPayer> {
         200,
       );
     },
-    getOne: (claim) =>
-      expectStatus(tenant.call("GET", `/approval-request/get-one/${encodeURIComponent(claim.value)}`), 200),
+    getOne: (claim) => getOne(tenant, claim.value),
     async close() {
       await nphies.close();
       await ctx.close();

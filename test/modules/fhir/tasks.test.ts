@@ -8,7 +8,6 @@ import { getOne, pathsOf, postAnswered, postMessage, receivedClaim, setUpFhirTen
 import { packAbsent, sample, taskMessage } from "./pack.js";
 
 const CS = "http://nphies.sa/terminology/CodeSystem/";
-const _PROVIDER_LICENSE = "http://nphies.sa/license/provider-license";
 const PAYER_LICENSE = "http://nphies.sa/license/payer-license";
 /** the NPHIES pack beside the checkout (../shared/reference/nphies), read-only */
 const NO_PACK = packAbsent;
