@@ -25,8 +25,17 @@ import { Compile } from "typebox/compile";
 import { analyzeBatch } from "../src/engine/fwa/analyze.js";
 import { createColumnarBuilder, textOf } from "../src/engine/fwa/columns/columnar.js";
 import type { LabelledExample } from "../src/engine/fwa/model/provider-model.js";
-import { featureWeights, fitTenantModel, type TenantModel } from "../src/engine/fwa/model/tenant-model.js";
-import { providerEvidence, rankProviders } from "../src/engine/fwa/ranking/providers.js";
+import {
+  featureWeights,
+  fitTenantModel,
+  type TenantModel,
+  tenantFeaturesOf,
+} from "../src/engine/fwa/model/tenant-model.js";
+import {
+  type ProviderEvidence,
+  providerEvidence,
+  rankProviders,
+} from "../src/engine/fwa/ranking/providers.js";
 import { FWA_DETECTORS } from "../src/engine/fwa/registry.js";
 import type { BatchDecisions, ColumnarBatchView } from "../src/engine/fwa/types.js";
 import { BatchClaim, type BatchClaimInput } from "../src/modules/claims-batch/claim.js";
@@ -62,6 +71,8 @@ const halfOf = (providerId: string): "tune" | "report" =>
 interface Analysed {
   view: ColumnarBatchView;
   decisions: BatchDecisions;
+  /** computed once, as the batch job does, for every ranking and the learning examples */
+  evidence: ProviderEvidence[];
 }
 
 type Setting = "monthly" | "year";
@@ -95,9 +106,10 @@ function analyseAll(groups: readonly unknown[][]): { batches: Analysed[]; second
     }
     const view = builder.finish();
     const decisions = analyzeBatch(view, FWA_DETECTORS, { flagThreshold: THRESHOLD });
-    rankProviders(view, providerEvidence(view, decisions));
+    const evidence = providerEvidence(view, decisions);
+    rankProviders(view, evidence);
     seconds += (performance.now() - started) / 1000;
-    batches.push({ view, decisions });
+    batches.push({ view, decisions, evidence });
   }
   return { batches, seconds };
 }
@@ -105,8 +117,8 @@ function analyseAll(groups: readonly unknown[][]): { batches: Analysed[]; second
 /** each provider's monthly figures summed over the year, weighed by its monthly claims */
 function yearlyOf(batches: readonly Analysed[], model?: TenantModel): Map<string, Yearly> {
   const yearly = new Map<string, Yearly>();
-  for (const { view, decisions } of batches)
-    for (const p of rankProviders(view, providerEvidence(view, decisions), model)) {
+  for (const { view, evidence } of batches)
+    for (const p of rankProviders(view, evidence, model)) {
       const y = yearly.get(p.id) ?? { risk: 0, claims: 0, amount: 0, claimsWeighted: 0 };
       y.risk += p.claims * p.riskScore;
       y.claims += p.claims;
@@ -210,12 +222,12 @@ function flagFigures(batches: readonly Analysed[], labels: Map<string, boolean>)
  */
 function learn(batches: readonly Analysed[], labels: Map<string, boolean>) {
   const examples: LabelledExample[] = [];
-  for (const { view, decisions } of batches)
-    for (const evidence of providerEvidence(view, decisions)) {
+  for (const { view, evidence: all } of batches)
+    for (const evidence of all) {
       const id = textOf(view, evidence.tally.provider);
       const fraud = labels.get(id);
       if (fraud !== undefined && halfOf(id) === "tune")
-        examples.push({ features: [...evidence.features, ...evidence.rich], fraud, provider: id });
+        examples.push({ features: tenantFeaturesOf(evidence), fraud, provider: id });
     }
   const started = performance.now();
   const fit = fitTenantModel(examples);

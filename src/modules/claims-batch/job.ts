@@ -7,6 +7,7 @@ import { gzip } from "node:zlib";
 import type { BatchSettings } from "../../config.js";
 import { analyzeBatch } from "../../engine/fwa/analyze.js";
 import { createColumnarBuilder, textOf } from "../../engine/fwa/columns/columnar.js";
+import { tenantFeaturesOf } from "../../engine/fwa/model/tenant-model.js";
 import type { EntityRanking } from "../../engine/fwa/ranking/entity.js";
 import { rankMembers } from "../../engine/fwa/ranking/members.js";
 import { providerEvidence, rankProviders } from "../../engine/fwa/ranking/providers.js";
@@ -205,8 +206,7 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
   const availableUntil = new Date(Date.now() + settings.resultsDays * 86_400_000);
   const features = evidence.map((e) => ({
     provider_id: textOf(view, e.tally.provider),
-    // the learned models' features: PROVIDER_FEATURES then RICH_FEATURES (model/tenant-model.ts)
-    features: [...e.features, ...e.rich],
+    features: tenantFeaturesOf(e),
   }));
   await recordProviderFeatures(db, batch.tenant_id, batch.id, features, availableUntil);
   const completed = await db.transaction(async (tx) => {

@@ -21,6 +21,12 @@ import {
 /** what an example of a tenant holds, in order */
 export const TENANT_FEATURES: readonly string[] = [...PROVIDER_FEATURES, ...RICH_FEATURES];
 
+/** a provider's example row in TENANT_FEATURES' order, from its evidence (ranking/providers.ts) */
+export const tenantFeaturesOf = (evidence: {
+  features: readonly number[];
+  rich: readonly number[];
+}): number[] => [...evidence.features, ...evidence.rich];
+
 /** the trees are fitted from this many outcomes with this many of each verdict (fewer: they overfit) */
 export const BOOSTING_MIN = { examples: 100, perClass: 20 } as const;
 

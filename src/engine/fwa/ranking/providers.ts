@@ -10,7 +10,7 @@
  */
 import { textOf } from "../columns/columnar.js";
 import type { ProviderFeature } from "../model/provider-model.js";
-import { type TenantModel, tenantScore } from "../model/tenant-model.js";
+import { type TenantModel, tenantFeaturesOf, tenantScore } from "../model/tenant-model.js";
 import { AUDIT, RANKING } from "../sensitivity.js";
 import { type ProviderTally, providerExposure, type RiskTerm, reasonsOf } from "../stats/exposure.js";
 import { count, money, num, percent } from "../stats/format.js";
@@ -204,7 +204,7 @@ export function rankProviders(
       : undefined;
   const riskOf = (e: ProviderEvidence, k: number): [number, RiskTerm[]] => {
     if (model !== undefined) {
-      const learned = tenantScore(model, [...e.features, ...e.rich]);
+      const learned = tenantScore(model, tenantFeaturesOf(e));
       return [learned.risk, reasonsOf(modelTerms(model, e, learned.contributions))];
     }
     const scored = audit?.[k];
