@@ -11,7 +11,7 @@ export interface Measure {
   unit: string;
 }
 
-/** a goal on the ratio (issue 27's are of this kind): at most or at least so many times the floor */
+/** a goal on the ratio (the creates' are of this kind): at most or at least so many times the floor */
 export interface RatioGoal {
   atMost?: number;
   atLeast?: number;

@@ -1,5 +1,5 @@
 /**
- * Which floor each figure stands beside, the ratio goals of issue 27 and the absolute budgets of
+ * Which floor each figure stands beside, the ratio goals of the creates and the absolute budgets of
  * docs/architecture.md section 7.
  */
 import type { BatchFigure } from "./batches.js";
@@ -12,7 +12,7 @@ import type { CreateFigures, PriorAuthFigures } from "./prior-auth.js";
 import { compare, type Measure, type RatioRow } from "./ratios.js";
 import type { WebhookFigure } from "./webhooks.js";
 
-/** issue 27: one client's create within 4x the one-insert transaction; with 20 clients, a fifth of that
+/** the creates' goals: one client's create within 4x the one-insert transaction; with 20 clients, a fifth of that
  * transaction's rate and a p99 within 10x one client's p50 */
 const ISSUE_27 = {
   oneClientP50: { atMost: 4 },

@@ -128,7 +128,7 @@ async function main(): Promise<void> {
   console.log(
     `\nMizan benchmarks: ${cpus().length} cores (load ${load.join(" ")}), Node ${process.version}, ` +
       `${DATABASE_NAME}, ${CONNECTIONS} concurrent clients, ${SECONDS} s per scenario, LOG_LEVEL=warn\n` +
-      "ratio: the figure over its floor, both from this run; goal (ratio): issue 27's; budget: the absolute " +
+      "ratio: the figure over its floor, both from this run; goal (ratio): the ratio the figure should reach; budget: the absolute " +
       "one (docs/architecture.md section 7; the FHIR message's added 1 ms)\n",
   );
   const floors = createFloors({ seconds: SECONDS, connections: CONNECTIONS, fhirRequests: FHIR_REQUESTS });

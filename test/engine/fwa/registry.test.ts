@@ -145,7 +145,7 @@ describe("fwa detectors together", () => {
     );
     const expected = 1 - findings.reduce((keep, f) => keep * (1 - f.score), 1);
     assert.ok(expected >= 0.5 && Math.abs((decisions.itemScore[30] as number) - expected) < 1e-6);
-    // both are supporting evidence (issue 26): their score reaches the threshold, yet nothing else stands
+    // both are supporting evidence: their score reaches the threshold, yet nothing else stands
     // behind the item, so it is not flagged; its reasons stay
     assert.ok(findings.every((f) => f.supporting === true));
     assert.equal(decisions.itemStatus[30], "approved");

@@ -93,7 +93,7 @@ describe("batch screening with the statistical detectors", () => {
   it("flags with evidence in the reason, and against the tenant's threshold", async () => {
     const tenant = await ctx.newTenant();
     const first = await screen(tenant);
-    // an outlying price supports other evidence and flags nothing alone (issue 26): C-30 keeps its reason
+    // an outlying price supports other evidence and flags nothing alone: C-30 keeps its reason
     // and score, approved; the split's two claims are flagged
     assert.deepEqual(
       first.flagged.map((c) => c.claim_id),

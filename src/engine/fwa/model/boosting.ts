@@ -1,5 +1,5 @@
 /**
- * Gradient-boosted decision trees for a binary outcome (issue 26): logistic loss, second-order (Newton) leaf
+ * Gradient-boosted decision trees for a binary outcome: logistic loss, second-order (Newton) leaf
  * values and split gains as in XGBoost, L2 on leaf values, features pre-binned at quantiles (histogram splits),
  * row subsampling per tree and column subsampling per tree from a seeded PRNG: pure and deterministic (same
  * examples and options, same model). Every node keeps the value a tree would give if it stopped there, so a

@@ -1,5 +1,5 @@
 /**
- * The yearly audit score (issue 26): for a batch spanning AUDIT.minMonths months or more, a provider's
+ * The yearly audit score: for a batch spanning AUDIT.minMonths months or more, a provider's
  * `risk_score` is a weighted mean of its percentile ranks within the batch (robust to scale and outliers,
  * comparable across terms) of the unsupervised ranking's logit and of a few rich features
  * (stats/provider-features.ts). A month shows too little of a provider for these features; a year shows

@@ -1,5 +1,5 @@
 /**
- * Rich per-provider features of a batch (issue 26): what a provider's claims, patients, stays, diagnoses and
+ * Rich per-provider features of a batch: what a provider's claims, patients, stays, diagnoses and
  * amounts look like against the batch, against peers treating the same diagnoses, through the batch's period
  * (a month shows little of it, a year a lot), and through the patients it shares with other providers.
  * Every feature is computed within the batch alone, from the columns; one row per provider, in the order of
