@@ -246,6 +246,8 @@ export const AUDIT = {
   minMonths: 6,
   terms: [
     { feature: "log_amount", weight: 3 },
+    /** a long stay is where an inpatient bill grows: a year of claims shows a provider's longest */
+    { feature: "longest_stay", weight: 3 },
     { feature: "ranking", weight: 1 },
     { feature: "claims_per_member", weight: 0.5 },
     /** the claim date is the admission date in such claims: a claim dated long before discharge is a long stay */

@@ -144,6 +144,11 @@ const AUDIT_TEXT: Record<
             .join("; ")})`
         : ""),
   },
+  longest_stay: {
+    code: "FWA-AUDIT-LONGEST-STAY",
+    description: "Longest stay over the period",
+    cause: (e) => `its longest stay ${count(feature(e, "longest_stay"))} days`,
+  },
   claims_per_member: {
     code: "FWA-AUDIT-REPEAT",
     description: "Claims per patient",

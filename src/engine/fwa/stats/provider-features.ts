@@ -26,6 +26,7 @@ export const RICH_FEATURE_TEXT = {
   mean_log_stay: "mean ln(1 + stay days)",
   mean_log_cost_day: "mean ln(1 + amount / max(1, days))",
   long_stay_share: "share of its stays longer than 2x the batch median of its primary diagnosis' peers",
+  longest_stay: "its longest stay (days)",
   dx_stay_excess: "mean (ln(1+stay) - the diagnosis peers' median), shrunk toward 0 by 5 pseudo-claims",
   dx_amount_excess: "the same for ln(1 + amount)",
   dx_cost_day_excess: "the same for ln(1 + cost per day)",
@@ -133,7 +134,8 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
   const logCost = (c: number) => Math.log1p((amount[c] as number) / Math.max(1, stay[c] as number));
   const byDx = new Map<number, number[]>();
   const byCategory = new Map<string, number[]>();
-  const categoryOf = (c: number) => (batch.strings[batch.primaryDiagnosis[c] as number] ?? "").slice(0, 4);
+  const categoryOf = (c: number) =>
+    (batch.strings[batch.primaryDiagnosis[c] as number] ?? "").replace(".", "").slice(0, 3);
   for (let c = 0; c < n; c += 1) {
     if (Number.isNaN(stay[c] as number)) continue;
     const dx = batch.primaryDiagnosis[c] as number;
@@ -244,6 +246,7 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
     let logStaySum = 0;
     let logCostSum = 0;
     let longStays = 0;
+    let longestStay = 0;
     let dxStay = 0;
     let dxAmount = 0;
     let dxCost = 0;
@@ -278,6 +281,7 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
         dxAmount += logAmount(c) - mAmount;
         dxCost += logCost(c) - mCost;
         if ((stay[c] as number) > 2 * Math.max(1, mDays)) longStays += 1;
+        if ((stay[c] as number) > longestStay) longestStay = stay[c] as number;
       }
       diagnoses += 1 + (batch.firstSecondary[c + 1] as number) - (batch.firstSecondary[c] as number);
       items += (batch.firstItem[c + 1] as number) - (batch.firstItem[c] as number);
@@ -347,6 +351,7 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
       stays > 0 ? logStaySum / stays : 0,
       stays > 0 ? logCostSum / stays : 0,
       stays > 0 ? longStays / stays : 0,
+      longestStay,
       shrunk(dxStay),
       shrunk(dxAmount),
       shrunk(dxCost),

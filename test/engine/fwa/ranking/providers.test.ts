@@ -81,6 +81,11 @@ describe("the yearly audit ranking", () => {
       top?.reasons[0]?.cause ?? "",
       /^200,000\.00 billed over 5 claims: higher than 100% of the batch's 11 other providers \(audit weight 3\)$/,
     );
+    const longest = top?.reasons.find((r) => r.code === "FWA-AUDIT-LONGEST-STAY");
+    assert.match(
+      longest?.cause ?? "",
+      /^its longest stay 20 days: higher than 100% of the batch's 11 other providers/,
+    );
     // the score is the weighted mean of its ranks: within 0..1
     assert.ok(rows.every((r) => r.riskScore >= 0 && r.riskScore <= 1));
   });

@@ -69,6 +69,8 @@ describe("rich provider features", () => {
 
   it("sees stays against the diagnosis peers, readmissions, overlaps and shared patients", () => {
     assert.equal(a("long_stay_share"), 1 / 5); // the 30-day stay, against a median of 4 days
+    assert.equal(a("longest_stay"), 30);
+    assert.equal(b("longest_stay"), 1);
     assert.ok(a("dx_stay_excess") > 0);
     assert.equal(a("readmit_30_share"), 2 / 5); // A2 after A1, A4 after A3
     assert.equal(a("overlap_share"), 1 / 5); // A5 with B1
