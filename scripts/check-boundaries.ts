@@ -30,6 +30,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   tenant_settings: "adjudication-settings",
   claims_batches: "claims-batch",
   claims_batch_results: "claims-batch",
+  claims_batch_spool_parts: "claims-batch",
   claims_subscriptions: "claims-batch",
   code_sets: "code-sets",
   code_set_entries: "code-sets",

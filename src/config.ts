@@ -73,9 +73,17 @@ export interface BatchSettings {
   maxClaimBytes: number;
   /** results stay available this many days after a batch completes, then are purged */
   resultsDays: number;
-  /** where accepted batches wait for their analysis: every API node and worker must see the same one */
+  /**
+   * where an upload spools its accepted claims for the analysis: `file` in spoolDir (one node, or a volume
+   * every node shares), `database` in the database itself (any worker reads it, no shared volume)
+   */
+  spool: SpoolKind;
+  /** the `file` spool's directory: every API node and worker must see the same one */
   spoolDir: string;
 }
+
+export type SpoolKind = "file" | "database";
+export const SPOOL_KINDS: readonly SpoolKind[] = ["file", "database"];
 
 /** how the tenants' FWA models are trained from outcomes (docs/operator-contract.md section 10) */
 export interface FwaLearningSettings {
@@ -204,6 +212,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxInflateRatio: integer("MIZAN_BATCH_MAX_INFLATE_RATIO", 100, 2, 100_000),
       maxClaimBytes: integer("MIZAN_BATCH_MAX_CLAIM_BYTES", 1024 ** 2, 1024, 64 * 1024 ** 2),
       resultsDays: integer("MIZAN_BATCH_RESULTS_DAYS", 7, 1, 365),
+      spool: oneOf("MIZAN_BATCH_SPOOL", SPOOL_KINDS, "file"),
       spoolDir: resolve(read("MIZAN_SPOOL_DIR") ?? join(dataDir, "spool")),
     },
     fwaLearning: {

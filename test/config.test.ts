@@ -35,6 +35,7 @@ describe("configuration", () => {
         maxInflateRatio: 100,
         maxClaimBytes: 1024 ** 2,
         resultsDays: 7,
+        spool: "file",
         spoolDir: true,
       },
     );
@@ -62,6 +63,7 @@ describe("configuration", () => {
       MIZAN_RATE_LIMIT: "0",
       MIZAN_BATCH_MAX_INFLATE_RATIO: "40",
       MIZAN_BATCH_MAX_CLAIM_BYTES: "2097152",
+      MIZAN_BATCH_SPOOL: "database",
       MIZAN_METRICS: "0",
       MIZAN_JOBS_SCHEMA: "jobs_tpa_2",
       LOG_LEVEL: "warn",
@@ -80,6 +82,7 @@ describe("configuration", () => {
     assert.equal(config.rateLimit, 0);
     assert.equal(config.batches.maxInflateRatio, 40);
     assert.equal(config.batches.maxClaimBytes, 2 * 1024 ** 2);
+    assert.equal(config.batches.spool, "database");
     assert.equal(config.metrics, false);
     assert.equal(config.jobsSchema, "jobs_tpa_2");
   });
@@ -95,6 +98,7 @@ describe("configuration", () => {
         MIZAN_TLS_CERT: "/nonexistent.pem",
         LOG_LEVEL: "loud",
         MIZAN_API_KEY: "short",
+        MIZAN_BATCH_SPOOL: "s3",
       });
       assert.fail("should have thrown");
     } catch (error) {
@@ -109,10 +113,11 @@ describe("configuration", () => {
         "MIZAN_TLS_CERT and MIZAN_TLS_KEY",
         "LOG_LEVEL",
         "MIZAN_API_KEY",
+        "MIZAN_BATCH_SPOOL must be one of file, database",
       ]) {
         assert.ok(text.includes(name), `${name} is named in:\n${text}`);
       }
-      assert.equal(error.problems.length, 8);
+      assert.equal(error.problems.length, 9);
     }
   });
 

@@ -1,9 +1,9 @@
 /**
  * A claim's result in the spec's shape (GET /claims/batch/{batch_id}/results; docs/operator-contract.md section 8).
- * The batch service reads the claims back from the spool in order and calls `claimResult` for each with its
- * index (and writes its CSV rows, modules/claims-batch/results.ts); nothing here holds more than one claim.
+ * The batch service calls `claimResult` for each claim index in order (and writes its CSV rows,
+ * modules/claims-batch/results.ts): the columns hold every id a result echoes, so the claims are read once.
  */
-import type { BatchClaimInput } from "./columns/claim.js";
+import { defaultErpItemId, textOf } from "./columns/columnar.js";
 import type { BatchDecisions, ColumnarBatchView, Finding, ItemStatus } from "./types.js";
 
 export interface ReasonResult {
@@ -44,33 +44,22 @@ const NO_REASONS: readonly Finding[] = [];
 
 export const roundScore = (score: number): number => Math.round(score * 10_000) / 10_000;
 
-/**
- * The result of claim `claimIndex`; `claim` is the same claim as submitted (its ids are echoed). Throws when
- * the claim does not match the columns at that index (a spool read out of step would misplace results).
- */
+/** The result of claim `claimIndex`, from the columns and the decisions alone (its ids are echoed). */
 export function claimResult(
   batch: ColumnarBatchView,
   decisions: BatchDecisions,
   claimIndex: number,
-  claim: BatchClaimInput,
   context: ResultContext,
 ): ClaimResult {
   const first = batch.firstItem[claimIndex];
   const end = batch.firstItem[claimIndex + 1];
-  const id = batch.strings[batch.claimId[claimIndex] ?? -1];
-  if (first === undefined || end === undefined || id !== claim.claim_id) {
-    throw new Error(`claim ${claimIndex} of the batch is ${id ?? "absent"}, not ${claim.claim_id}`);
-  }
-  if (end - first !== claim.claim_items.length) {
-    throw new Error(
-      `claim ${claim.claim_id} has ${claim.claim_items.length} items, the batch ${end - first}`,
-    );
-  }
-  const claimItems = claim.claim_items.map((item, n): ClaimItemResult => {
-    const itemIndex = first + n;
+  if (first === undefined || end === undefined) throw new Error(`the batch has no claim ${claimIndex}`);
+  const claimId = textOf(batch, batch.claimId[claimIndex] as number);
+  const claimItems: ClaimItemResult[] = [];
+  for (let itemIndex = first; itemIndex < end; itemIndex += 1) {
     const findings = decisions.itemFindings.get(itemIndex) ?? NO_REASONS;
-    return {
-      erp_claim_item_id: item.erp_item_id ?? `${claim.claim_id}-${n + 1}`,
+    claimItems.push({
+      erp_claim_item_id: batch.itemErpIds.get(itemIndex) ?? defaultErpItemId(claimId, itemIndex - first),
       status: decisions.itemStatus[itemIndex] ?? "approved",
       ai_score: roundScore(decisions.itemScore[itemIndex] ?? 0),
       reasons: findings.map((finding, k) => ({
@@ -82,13 +71,45 @@ export function claimResult(
         typeDecision: finding.typeDecision,
         source: finding.source,
       })),
-    };
-  });
+    });
+  }
   return {
-    claim_id: claim.claim_id,
+    claim_id: claimId,
     status: decisions.claimStatus[claimIndex] ?? "approved",
-    erp_claim_id: claim.claim_id,
-    provider_id: claim.provider_id,
+    erp_claim_id: claimId,
+    provider_id: textOf(batch, batch.providerId[claimIndex] as number),
     claim_items: claimItems,
   };
+}
+
+/**
+ * `JSON.stringify(claimResult(...))`, written directly where no item has a finding (most claims): the
+ * result pages of a million items are text, and building their objects first cost more than the analysis.
+ */
+export function claimResultJson(
+  batch: ColumnarBatchView,
+  decisions: BatchDecisions,
+  claimIndex: number,
+  context: ResultContext,
+): string {
+  const first = batch.firstItem[claimIndex];
+  const end = batch.firstItem[claimIndex + 1];
+  if (first === undefined || end === undefined) throw new Error(`the batch has no claim ${claimIndex}`);
+  for (let itemIndex = first; itemIndex < end; itemIndex += 1)
+    if (decisions.itemFindings.has(itemIndex))
+      return JSON.stringify(claimResult(batch, decisions, claimIndex, context));
+  const claimId = textOf(batch, batch.claimId[claimIndex] as number);
+  const items: string[] = [];
+  for (let itemIndex = first; itemIndex < end; itemIndex += 1) {
+    const erpId = batch.itemErpIds.get(itemIndex) ?? defaultErpItemId(claimId, itemIndex - first);
+    const status = decisions.itemStatus[itemIndex] ?? "approved";
+    const score = roundScore(decisions.itemScore[itemIndex] ?? 0);
+    items.push(
+      `{"erp_claim_item_id":${JSON.stringify(erpId)},"status":"${status}","ai_score":${score},"reasons":[]}`,
+    );
+  }
+  const id = JSON.stringify(claimId);
+  const status = decisions.claimStatus[claimIndex] ?? "approved";
+  const provider = JSON.stringify(textOf(batch, batch.providerId[claimIndex] as number));
+  return `{"claim_id":${id},"status":"${status}","erp_claim_id":${id},"provider_id":${provider},"claim_items":[${items.join(",")}]}`;
 }

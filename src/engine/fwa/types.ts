@@ -92,6 +92,11 @@ export interface ColumnarBatchView {
   readonly unitAmount: Float64Array;
   readonly itemAdmission: Int32Array;
   readonly itemDischarge: Int32Array;
+  /**
+   * an item's erp_item_id where it is not the default `${claim_id}-${n}` (n its 1-based place): the results
+   * echo it without reading the claims again
+   */
+  readonly itemErpIds: ReadonlyMap<number, string>;
 }
 
 export const NO_DATE = -2_147_483_648;

@@ -1,7 +1,3 @@
-import { createReadStream } from "node:fs";
-import { access, rm } from "node:fs/promises";
-import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import type { BatchSettings } from "../../config.js";
@@ -12,8 +8,8 @@ import type { EntityRanking } from "../../engine/fwa/ranking/entity.js";
 import { rankMembers } from "../../engine/fwa/ranking/members.js";
 import { providerEvidence, rankProviders } from "../../engine/fwa/ranking/providers.js";
 import { FWA_DETECTORS } from "../../engine/fwa/registry.js";
-import { type ClaimResult, claimResult } from "../../engine/fwa/results.js";
-import type { BatchDecisions, ColumnarBatchView } from "../../engine/fwa/types.js";
+import { claimResultJson } from "../../engine/fwa/results.js";
+import type { BatchDecisions, ColumnarBatchView, ItemStatus } from "../../engine/fwa/types.js";
 import { recordAudit } from "../../platform/audit/audit.js";
 import type { Db } from "../../platform/db/db.js";
 import { publicFailure } from "../../platform/jobs/failure.js";
@@ -21,9 +17,9 @@ import type { JobContext, JobDefinition } from "../../platform/jobs/queue.js";
 import { batchAnalyses, batchAnalysisSeconds } from "../../platform/metrics.js";
 import { fwaFlagThreshold } from "../adjudication-settings/repo.js";
 import { activeModel, recordProviderFeatures } from "../fwa-learning/service.js";
-import type { BatchClaimInput } from "./claim.js";
 import { type BatchRow, batchRepo, type RankingView, RESULT_PAGE_CLAIMS, type ResultView } from "./repo.js";
 import { ANALYSIS_QUEUE, emitForBatch, estimatedCompletion } from "./service.js";
+import { readSpool, removeSpool, type SpoolStores, spoolOf } from "./spool/spool.js";
 
 const gzipAsync = promisify(gzip);
 
@@ -34,15 +30,6 @@ const PASS_TWO_END = 50;
 interface AnalysisJobData {
   batchId: string;
   requestId?: string;
-}
-
-/** the spool's claims, one per line, in submission order */
-async function* readSpool(path: string): AsyncGenerator<BatchClaimInput> {
-  const lines = createInterface({
-    input: createReadStream(path, { highWaterMark: 1024 * 1024 }),
-    crlfDelay: Infinity,
-  });
-  for await (const line of lines) if (line !== "") yield JSON.parse(line) as BatchClaimInput;
 }
 
 /**
@@ -97,30 +84,31 @@ async function writeRankings(
 
 /** pages of results: every claim in `all`, and each in the view of its status */
 class PageWriter {
-  private readonly pending = new Map<ResultView, { claims: ClaimResult[]; items: number; page: number }>();
+  private readonly pending = new Map<ResultView, { claims: string[]; items: number; page: number }>();
   constructor(
     private readonly db: Db,
     private readonly batchId: string,
     private readonly attempt: number,
   ) {}
 
-  async add(result: ClaimResult): Promise<void> {
-    await this.append("all", result);
-    await this.append(result.status, result);
+  /** a claim's result as JSON text (written once, stored in both of its views) */
+  async add(status: ItemStatus, items: number, json: string): Promise<void> {
+    await this.append("all", items, json);
+    await this.append(status, items, json);
   }
 
-  private async append(view: ResultView, result: ClaimResult): Promise<void> {
+  private async append(view: ResultView, items: number, json: string): Promise<void> {
     const page = this.pending.get(view) ?? { claims: [], items: 0, page: 1 };
     this.pending.set(view, page);
-    page.claims.push(result);
-    page.items += result.claim_items.length;
+    page.claims.push(json);
+    page.items += items;
     if (page.claims.length === RESULT_PAGE_CLAIMS) await this.flush(view);
   }
 
   private async flush(view: ResultView): Promise<void> {
     const page = this.pending.get(view);
     if (page === undefined || page.claims.length === 0) return;
-    const data = await gzipAsync(JSON.stringify(page.claims), { level: 1 });
+    const data = await gzipAsync(`[${page.claims.join(",")}]`, { level: 1 });
     await batchRepo.insertResultPage(this.db, {
       batchId: this.batchId,
       attempt: this.attempt,
@@ -140,7 +128,7 @@ class PageWriter {
 
 /**
  * The analysis of one batch, from its spool: pass one builds the columns, pass two runs the detectors
- * and settles every item, pass three reads the spool again and writes the results by page. An attempt
+ * and settles every item, pass three writes the results by page from the columns and the decisions. An attempt
  * starts from scratch (an earlier one's pages are deleted first), so a worker that died mid-batch leaves
  * nothing the next attempt trips over.
  */
@@ -148,12 +136,9 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
   const { db } = context;
   const batch = await batchRepo.findForWorker(db, data.batchId);
   if (batch === undefined || batch.status === "completed" || batch.status === "failed") return;
-  const spool = join(settings.spoolDir, batch.spool_path ?? "");
-  await access(spool).catch(() => {
-    throw new Error(
-      `the batch's spool ${batch.spool_path} is missing (is MIZAN_SPOOL_DIR shared by every node?)`,
-    );
-  });
+  const stores: SpoolStores = { db, spoolDir: settings.spoolDir };
+  const missing = await spoolOf(batch, stores).missing(batch);
+  if (missing !== undefined) throw new Error(missing);
   const attempt = await db.transaction(async (tx) => {
     const number = await batchRepo.startAttempt(tx, batch.id);
     // the first attempt to start announces the processing, once
@@ -174,7 +159,7 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
   // the reporter is asked every 2 % of the claims; it tells every 10 % (or 5 s)
   const step = Math.max(1, Math.floor(batch.total_claims / 50));
   let read = 0;
-  for await (const claim of readSpool(spool)) {
+  for await (const claim of readSpool(batch, stores)) {
     builder.add(claim);
     read++;
     if (read % step === 0) {
@@ -190,9 +175,14 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
   await report(PASS_TWO_END, 0);
   const analyzedAt = new Date().toISOString();
   const pages = new PageWriter(db, batch.id, attempt);
+  // the columns hold every id a result echoes: the spool is read once
   let index = 0;
-  for await (const claim of readSpool(spool)) {
-    await pages.add(claimResult(view, decisions, index, claim, { batchId: batch.id, analyzedAt }));
+  while (index < view.claimCount) {
+    await pages.add(
+      decisions.claimStatus[index] ?? "approved",
+      (view.firstItem[index + 1] as number) - (view.firstItem[index] as number),
+      claimResultJson(view, decisions, index, { batchId: batch.id, analyzedAt }),
+    );
     index++;
     if (index % step === 0) {
       if (context.signal.aborted) throw new Error("the worker stopped; the batch is analysed again");
@@ -237,7 +227,7 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
     await batchRepo.dropAttemptPages(db, batch.id, attempt);
     return;
   }
-  await rm(spool, { force: true });
+  await removeSpool(batch, stores);
   const seconds = (Date.now() - started) / 1000;
   batchAnalyses.inc({ outcome: "completed" });
   batchAnalysisSeconds.observe(seconds);
@@ -274,7 +264,7 @@ async function giveUp(data: AnalysisJobData, error: unknown, db: Db, context: Jo
     });
     return batch;
   });
-  if (failed?.spool_path) await rm(join(spoolDir, failed.spool_path), { force: true });
+  if (failed !== undefined) await removeSpool(failed, { db, spoolDir });
 }
 
 export function batchAnalysisJob(settings: BatchSettings): JobDefinition<AnalysisJobData> {

@@ -19,6 +19,8 @@ export type NewBatch = Pick<
   | "error"
   | "error_code"
 > & {
+  /** a database spool's parts (absent or null: the spool is the file spool_path) */
+  spool_parts?: number | null;
   start_date: string | null;
   end_date: string | null;
   validation_errors: unknown;
@@ -40,6 +42,8 @@ export interface BatchRow {
   error: string | null;
   error_code: string | null;
   spool_path: string | null;
+  /** null: the spool is the file spool_path; a number: that many parts in claims_batch_spool_parts */
+  spool_parts: number | null;
   request_id: string | null;
   submitted_at: Date;
   processing_started_at: Date | null;
@@ -50,8 +54,8 @@ export interface BatchRow {
 }
 
 const COLUMNS = `id, tenant_id, batch_reference_id, description, status, accepted, total_claims, total_items,
-  processed_claims, progress, failed_claims, summary, error, error_code, spool_path, request_id, submitted_at,
-  processing_started_at, processed_at, results_available_until, attempts, results_attempt`;
+  processed_claims, progress, failed_claims, summary, error, error_code, spool_path, spool_parts, request_id,
+  submitted_at, processing_started_at, processed_at, results_available_until, attempts, results_attempt`;
 
 export type ResultView = "all" | "approved" | "flagged" | "rejected";
 /** the rankings kept beside the results, a page of RESULT_PAGE_CLAIMS entities per row */
@@ -65,8 +69,9 @@ export const batchRepo = {
   async insert(tx: Queryable, batch: NewBatch): Promise<BatchRow> {
     const rows = await tx.query<BatchRow>(
       `INSERT INTO claims_batches (id, tenant_id, batch_reference_id, description, start_date, end_date, status,
-         accepted, total_claims, total_items, spool_path, request_id, error, error_code, validation_errors)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING ${COLUMNS}`,
+         accepted, total_claims, total_items, spool_path, request_id, error, error_code, validation_errors,
+         spool_parts)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING ${COLUMNS}`,
       [
         batch.id,
         batch.tenant_id,
@@ -83,6 +88,7 @@ export const batchRepo = {
         batch.error,
         batch.error_code,
         batch.validation_errors === null ? null : JSON.stringify(batch.validation_errors),
+        batch.spool_parts ?? null,
       ],
     );
     return rows[0] as BatchRow;
@@ -249,6 +255,65 @@ export const batchRepo = {
       [now],
     );
     return new Set(rows.map((row) => row.batch_id)).size;
+  },
+};
+
+/** a database spool's part as stored: its lines gzip-compressed */
+export interface SpoolPart {
+  batchId: string;
+  part: number;
+  claims: number;
+  bytes: number;
+  data: Buffer;
+}
+
+/** an upload that never became a batch is this old before its parts are purged (no upload lasts a day) */
+const ORPHAN_PARTS_HOURS = 24;
+
+/** the parts of database spools (claims_batch_spool_parts) */
+export const spoolPartsRepo = {
+  async insert(db: Queryable, part: SpoolPart): Promise<void> {
+    await db.query(
+      "INSERT INTO claims_batch_spool_parts (batch_id, part, claims, bytes, data) VALUES ($1, $2, $3, $4, $5)",
+      [part.batchId, part.part, part.claims, part.bytes, part.data],
+    );
+  },
+
+  /** one part's compressed lines, or undefined when it is not there */
+  async read(db: Queryable, batchId: string, part: number): Promise<Buffer | Uint8Array | undefined> {
+    const rows = await db.query<{ data: Buffer | Uint8Array }>(
+      "SELECT data FROM claims_batch_spool_parts WHERE batch_id = $1 AND part = $2",
+      [batchId, part],
+    );
+    return rows[0]?.data;
+  },
+
+  async count(db: Queryable, batchId: string): Promise<number> {
+    const rows = await db.query<{ parts: number }>(
+      "SELECT count(*)::int AS parts FROM claims_batch_spool_parts WHERE batch_id = $1",
+      [batchId],
+    );
+    return rows[0]?.parts ?? 0;
+  },
+
+  async remove(db: Queryable, batchId: string): Promise<void> {
+    await db.query("DELETE FROM claims_batch_spool_parts WHERE batch_id = $1", [batchId]);
+  },
+
+  /**
+   * Parts nobody will read: those of batches that completed or failed (a node that died before removing
+   * them), and those of uploads that never became a batch; answers how many went.
+   */
+  async purgeLeftovers(db: Queryable, now: Date): Promise<number> {
+    const rows = await db.query<{ part: number }>(
+      `DELETE FROM claims_batch_spool_parts p
+       WHERE EXISTS (SELECT 1 FROM claims_batches b WHERE b.id = p.batch_id AND b.status IN ('completed', 'failed'))
+          OR (NOT EXISTS (SELECT 1 FROM claims_batches b WHERE b.id = p.batch_id)
+              AND p.created_at < $1::timestamptz - make_interval(hours => $2))
+       RETURNING part`,
+      [now, ORPHAN_PARTS_HOURS],
+    );
+    return rows.length;
   },
 };
 

@@ -1,8 +1,14 @@
 import { purgeJob } from "../../platform/jobs/housekeeping.js";
-import { batchRepo } from "./repo.js";
+import { batchRepo, spoolPartsRepo } from "./repo.js";
 
-/** every hour, the results of batches past their results_available_until go (the batch's record stays) */
+/**
+ * Every hour, the results of batches past their results_available_until go (the batch's record stays),
+ * and so do database spool parts nobody will read (the analysis removes its batch's own when it ends).
+ */
 export const batchResultsRetentionJob = purgeJob("claims-batch-retention", "41 * * * *", async (context) => {
-  const purged = await batchRepo.purgeExpiredResults(context.db, new Date());
+  const now = new Date();
+  const purged = await batchRepo.purgeExpiredResults(context.db, now);
   if (purged > 0) context.log.info({ batches: purged }, "purged the results of expired batches");
+  const parts = await spoolPartsRepo.purgeLeftovers(context.db, now);
+  if (parts > 0) context.log.info({ parts }, "purged spool parts left behind");
 });

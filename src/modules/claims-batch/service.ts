@@ -1,6 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, rm } from "node:fs/promises";
-import { join } from "node:path";
 import type { Readable } from "node:stream";
 import type { BatchSettings } from "../../config.js";
 import { recordAudit, type TenantActor } from "../../platform/audit/audit.js";
@@ -9,6 +7,7 @@ import { emitEvent } from "../../platform/events/outbox.js";
 import { AppError, withConflicts } from "../../platform/http/errors.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
 import { type BatchRow, batchRepo, type NewBatch, subscriptionRepo } from "./repo.js";
+import { type SpoolPlace, type SpoolWriter, spoolFor } from "./spool/spool.js";
 import { presentSubscription } from "./subscriptions.js";
 import { type IngestOutcome, ingestBatch, MAX_SHOWN, UploadTooLarge } from "./upload/ingest.js";
 
@@ -97,31 +96,18 @@ export async function submitBatch(
   now: () => Date = () => new Date(),
 ): Promise<AcceptedUpload | RefusedUpload> {
   const id = randomUUID();
-  await mkdir(settings.spoolDir, { recursive: true });
-  const spoolPath = join(settings.spoolDir, `${id}.ndjson`);
-  let ingest: IngestOutcome;
-  try {
-    ingest = await ingestBatch(upload.body, {
-      gzip: upload.gzip,
-      spoolPath,
-      maxUploadBytes: settings.maxUploadBytes,
-      maxJsonBytes: settings.maxJsonBytes,
-      maxInflateRatio: settings.maxInflateRatio,
-      maxClaimBytes: settings.maxClaimBytes,
-    });
-  } catch (error) {
-    if (error instanceof UploadTooLarge) throw new AppError("BATCH_TOO_LARGE", error.message);
-    throw error;
-  }
+  const spool = await spoolFor(settings.spool, { db, spoolDir: settings.spoolDir }).open(id);
+  const ingest = await spooledUpload(upload, settings, spool);
   const root = ingest.root;
   const reference = typeof root.batch_reference_id === "string" ? root.batch_reference_id : null;
   const submittedAt = now();
   if (ingest.problemCount > 0) {
-    await rm(spoolPath, { force: true });
+    await spool.abort();
     return refuse(db, jobs, actor, id, ingest, reference, submittedAt);
   }
   const batchReference = reference as string;
   try {
+    const place: SpoolPlace = await spool.finish();
     return await withConflicts(
       () =>
         db.transaction(async (tx) => {
@@ -136,7 +122,7 @@ export async function submitBatch(
             accepted: true,
             total_claims: ingest.totalClaims,
             total_items: ingest.totalItems,
-            spool_path: `${id}.ndjson`,
+            ...place,
             request_id: actor.requestId ?? null,
             error: null,
             error_code: null,
@@ -170,7 +156,29 @@ export async function submitBatch(
       },
     );
   } catch (error) {
-    await rm(spoolPath, { force: true });
+    await spool.abort();
+    throw error;
+  }
+}
+
+/** the upload read into the spool; a failed or too large one leaves nothing spooled */
+async function spooledUpload(
+  upload: { body: Readable; gzip: boolean },
+  settings: BatchSettings,
+  spool: SpoolWriter,
+): Promise<IngestOutcome> {
+  try {
+    return await ingestBatch(upload.body, {
+      gzip: upload.gzip,
+      spool,
+      maxUploadBytes: settings.maxUploadBytes,
+      maxJsonBytes: settings.maxJsonBytes,
+      maxInflateRatio: settings.maxInflateRatio,
+      maxClaimBytes: settings.maxClaimBytes,
+    });
+  } catch (error) {
+    await spool.abort();
+    if (error instanceof UploadTooLarge) throw new AppError("BATCH_TOO_LARGE", error.message);
     throw error;
   }
 }

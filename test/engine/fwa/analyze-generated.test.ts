@@ -11,7 +11,7 @@ import { createColumnarBuilder } from "../../../src/engine/fwa/columns/columnar.
 import { isoOfDay } from "../../../src/engine/fwa/columns/days.js";
 import { flag } from "../../../src/engine/fwa/findings.js";
 import { RULE_DETECTORS } from "../../../src/engine/fwa/registry.js";
-import { claimResult } from "../../../src/engine/fwa/results.js";
+import { claimResult, claimResultJson } from "../../../src/engine/fwa/results.js";
 import { DISCHARGE_BEFORE_ADMISSION_CODE } from "../../../src/engine/fwa/rules/discharge-before-admission.js";
 import type { Detector } from "../../../src/engine/fwa/types.js";
 import type { BatchClaimInput, BatchClaimItemInput } from "../../../src/modules/claims-batch/claim.js";
@@ -170,7 +170,8 @@ describe("fwa generated batch of 100,000 items", () => {
     const reasonIds = new Set<string>();
     let rows = 0;
     claims.forEach((claim, c) => {
-      const result = claimResult(view, decisions, c, claim, context);
+      const result = claimResult(view, decisions, c, context);
+      assert.equal(claimResultJson(view, decisions, c, context), JSON.stringify(result));
       byStatus[result.status] += 1;
       for (const item of result.claim_items) for (const reason of item.reasons) reasonIds.add(reason.id);
       rows += result.claim_items.length;

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { analyzeBatch } from "../../../src/engine/fwa/analyze.js";
 import { flag, reject, supportingFlag } from "../../../src/engine/fwa/findings.js";
 import { RULE_DETECTORS } from "../../../src/engine/fwa/registry.js";
-import { claimResult } from "../../../src/engine/fwa/results.js";
+import { claimResult, claimResultJson } from "../../../src/engine/fwa/results.js";
 import type { Detector, Finding } from "../../../src/engine/fwa/types.js";
 import type { BatchClaimInput } from "../../../src/modules/claims-batch/claim.js";
 import { claim, item, viewOf } from "./fixtures.js";
@@ -229,14 +229,14 @@ describe("fwa results", () => {
     const view = viewOf(claims);
     const extra = scripted("x", (onItem) => onItem(2, FLAG(1 / 3)));
     const decisions = analyzeBatch(view, [...RULE_DETECTORS, extra], { flagThreshold: 0.5 });
-    assert.deepEqual(claimResult(view, decisions, 0, claims[0] as BatchClaimInput, context), {
+    assert.deepEqual(claimResult(view, decisions, 0, context), {
       claim_id: "C-1",
       status: "approved",
       erp_claim_id: "C-1",
       provider_id: claims[0]?.provider_id,
       claim_items: [{ erp_claim_item_id: "C-1-1", status: "approved", ai_score: 0, reasons: [] }],
     });
-    const second = claimResult(view, decisions, 1, claims[1] as BatchClaimInput, context);
+    const second = claimResult(view, decisions, 1, context);
     const ndc034 = {
       createdAt: context.analyzedAt,
       code: "NDC034",
@@ -284,18 +284,25 @@ describe("fwa results", () => {
     const decisions = analyzeBatch(view, [scripted("x", (onItem) => onItem(0, FLAG(1 / 3)))], {
       flagThreshold: 0.5,
     });
-    const result = claimResult(view, decisions, 0, claims[0] as BatchClaimInput, context);
+    const result = claimResult(view, decisions, 0, context);
     assert.equal(result.claim_items[0]?.ai_score, 0.3333);
     assert.equal(result.status, "approved", "0.3333 is below the threshold 0.5");
   });
 
-  it("refuses a claim that is not the one at that index", () => {
-    const claims = [claim(), claim({ claim_id: "C-2" })];
+  it("keeps only the item ids that are not the default, and refuses an index beyond the batch", () => {
+    const claims = [claim({ claim_items: [item({ erp_item_id: "C-1-1" }), item({ erp_item_id: "X-9" })] })];
     const view = viewOf(claims);
+    assert.deepEqual([...view.itemErpIds], [[1, "X-9"]]);
     const decisions = analyzeBatch(view, [], { flagThreshold: 0.5 });
-    assert.throws(() => claimResult(view, decisions, 0, claims[1] as BatchClaimInput, context), /not C-2/);
-    assert.throws(() => claimResult(view, decisions, 2, claims[1] as BatchClaimInput, context), /absent/);
-    const more = { ...claim(), claim_items: [item(), item()] };
-    assert.throws(() => claimResult(view, decisions, 0, more, context), /has 2 items, the batch 1/);
+    assert.deepEqual(
+      claimResult(view, decisions, 0, context).claim_items.map((i) => i.erp_claim_item_id),
+      ["C-1-1", "X-9"],
+    );
+    assert.equal(
+      claimResultJson(view, decisions, 0, context),
+      JSON.stringify(claimResult(view, decisions, 0, context)),
+    );
+    assert.throws(() => claimResult(view, decisions, 1, context), /no claim 1/);
+    assert.throws(() => claimResultJson(view, decisions, 1, context), /no claim 1/);
   });
 });

@@ -71,6 +71,7 @@ class Builder implements ColumnarBuilder {
   private readonly providerIds = new Map<string, number>();
   private readonly phIds = new Map<string, number>();
   private readonly serviceCodes = new Map<string, number>();
+  private readonly itemErpIds = new Map<number, string>();
   /** normalized diagnosis code -> index, and each submitted spelling -> the same index */
   private readonly diagnoses = new Map<string, number>();
   private readonly diagnosisSpellings = new Map<string, number>();
@@ -228,8 +229,10 @@ class Builder implements ColumnarBuilder {
 
     const items = claim.claim_items;
     if (this.items + items.length > this.itemClaim.length) this.growItems(this.items + items.length);
-    for (const item of items) {
+    for (const [n, item] of items.entries()) {
       const i = this.items++;
+      if (item.erp_item_id !== undefined && item.erp_item_id !== defaultErpItemId(claim.claim_id, n))
+        this.itemErpIds.set(i, item.erp_item_id);
       this.itemClaim[i] = c;
       this.serviceCode[i] = this.intern(this.serviceCodes, item.service_code);
       this.quantity[i] = item.claimed_quantity;
@@ -276,9 +279,13 @@ class Builder implements ColumnarBuilder {
       unitAmount: this.unitAmount.subarray(0, items),
       itemAdmission: this.itemAdmission.subarray(0, items),
       itemDischarge: this.itemDischarge.subarray(0, items),
+      itemErpIds: this.itemErpIds,
     };
   }
 }
+
+/** the erp_item_id of a claim's item `n` (0-based) that gives none */
+export const defaultErpItemId = (claimId: string, n: number): string => `${claimId}-${n + 1}`;
 
 /** pass one's builder; `hint` sizes the columns up front when the counts are known */
 export function createColumnarBuilder(hint: ColumnarSizeHint = {}): ColumnarBuilder {

@@ -1,5 +1,3 @@
-import { createWriteStream, type WriteStream } from "node:fs";
-import { rm } from "node:fs/promises";
 import { type Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
@@ -9,6 +7,7 @@ import { drainBody } from "../../../platform/http/drain.js";
 import { DateOnly } from "../../../platform/http/schemas.js";
 import { fieldProblems, type SchemaError } from "../../../platform/http/validation.js";
 import { BatchClaim, type BatchClaimInput } from "../claim.js";
+import type { SpoolWriter } from "../spool/spool.js";
 import { BatchSyntaxError, ClaimTooLarge, createClaimSplitter } from "./splitter.js";
 
 /** a problem of an upload as the spec's 400 lists it; claim_index null for the batch itself */
@@ -80,7 +79,7 @@ function oneLine(bytes: Buffer): Buffer {
 
 /**
  * Streams an upload through gunzip (when compressed) and the claim splitter: each claim is parsed and
- * checked on its own, and while the batch is still valid written as one line to the spool file (only
+ * checked on its own, and while the batch is still valid written as one line to the spool (only
  * whitespace can hold a raw line break in JSON, so breaks become spaces). Problems are collected with
  * their claim index, the first MAX_SHOWN kept, all counted. The caps end the upload as soon as they are
  * passed: the body as sent, the JSON once decompressed (a small gzip can expand enormously), and each
@@ -90,7 +89,8 @@ export async function ingestBatch(
   body: Readable,
   options: {
     gzip: boolean;
-    spoolPath: string;
+    /** where the accepted claims go; the caller finishes or aborts it */
+    spool: SpoolWriter;
     maxUploadBytes: number;
     maxJsonBytes: number;
     maxInflateRatio: number;
@@ -107,9 +107,7 @@ export async function ingestBatch(
   let totalItems = 0;
   let receivedBytes = 0;
   let jsonBytes = 0;
-  const spool: WriteStream = createWriteStream(options.spoolPath, { highWaterMark: 4 * 1024 * 1024 });
-  const spoolFailed = new Promise<never>((_resolve, reject) => spool.once("error", reject));
-  spoolFailed.catch(() => {});
+  const spool = options.spool;
 
   const splitter = createClaimSplitter(
     (bytes, index) => {
@@ -127,8 +125,7 @@ export async function ingestBatch(
       }
       totalItems += (claim as BatchClaimInput).claim_items.length;
       if (problemCount > 0) return; // an invalid batch is never analysed: stop spooling
-      spool.write(oneLine(bytes));
-      spool.write("\n");
+      spool.append(oneLine(bytes));
     },
     { maxClaimBytes: options.maxClaimBytes },
   );
@@ -164,28 +161,20 @@ export async function ingestBatch(
         if (!(error instanceof BatchSyntaxError)) throw error;
         syntaxError = error;
       }
-      if (spool.writableNeedDrain)
-        await Promise.race([
-          new Promise<void>((resolve) => spool.once("drain", () => resolve())),
-          spoolFailed,
-        ]);
+      await spool.ready();
     }
     const failed = await piped;
     if (failed !== undefined) throw failed;
   } catch (error) {
     body.unpipe(counted);
     for (const stage of stages) (stage as Readable).destroy?.();
-    spool.destroy();
-    await Promise.all([rm(options.spoolPath, { force: true }), drainBody(body)]);
+    await drainBody(body);
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "Z_DATA_ERROR" && code !== "Z_BUF_ERROR") throw error;
     // not gzip after all: a problem of the upload, answered like any other
     problem({ field: "body", reason: `is not valid gzip (at byte ${receivedBytes})`, claim_index: null });
     return { root: {}, totalClaims: 0, totalItems, problems, problemCount, receivedBytes };
   }
-  await new Promise<void>((resolve, reject) =>
-    spool.end((error?: Error | null) => (error ? reject(error) : resolve())),
-  );
 
   let root: IngestOutcome["root"] = {};
   let totalClaims = 0;
