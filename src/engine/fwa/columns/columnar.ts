@@ -247,6 +247,11 @@ class Builder implements ColumnarBuilder {
   /** the view, once: its arrays are views of the builder's (no copy), so the builder takes no more claims */
   finish(): ColumnarBatchView {
     this.finished = true;
+    // the lookups only served interning: a batch of millions of ids would keep them through the analysis
+    for (const lookup of [this.claimIds, this.memberIds, this.providerIds, this.phIds, this.serviceCodes])
+      lookup.clear();
+    this.diagnoses.clear();
+    this.diagnosisSpellings.clear();
     const claims = this.claims;
     const items = this.items;
     return {

@@ -3,6 +3,7 @@ import { gunzip, gzip } from "node:zlib";
 import type { Db } from "../../../platform/db/db.js";
 import type { BatchClaimInput } from "../claim.js";
 import { spoolPartsRepo } from "../repo.js";
+import { claimsOfLines } from "./lines.js";
 import type { BatchSpool, SpooledBatch, SpoolWriter } from "./spool.js";
 
 const gzipAsync = promisify(gzip);
@@ -11,7 +12,6 @@ const gunzipAsync = promisify(gunzip);
 /** a part holds at most this many bytes of lines (or one claim, when a claim alone is larger) */
 export const SPOOL_PART_BYTES = 4 * 1024 ** 2;
 
-const NEWLINE = 0x0a;
 const LINE_END = Buffer.from("\n");
 
 /**
@@ -79,17 +79,6 @@ class PartWriter implements SpoolWriter {
   }
 }
 
-/** the claims of one part's lines */
-function* claimsOf(lines: Buffer): Generator<BatchClaimInput> {
-  let start = 0;
-  while (start < lines.length) {
-    const found = lines.indexOf(NEWLINE, start);
-    const end = found === -1 ? lines.length : found;
-    if (end > start) yield JSON.parse(lines.toString("utf8", start, end)) as BatchClaimInput;
-    start = end + 1;
-  }
-}
-
 /** one part's lines, decompressed; a part not there is a missing spool */
 async function partLines(db: Db, batch: SpooledBatch, part: number): Promise<Buffer> {
   const data = await spoolPartsRepo.read(db, batch.id, part);
@@ -108,7 +97,7 @@ async function* readParts(db: Db, batch: SpooledBatch): AsyncGenerator<BatchClai
     const lines = await next;
     next = part < parts ? partLines(db, batch, part + 1) : undefined;
     next?.catch(() => {}); // awaited above on the next turn, unless the reader stopped
-    yield* claimsOf(lines);
+    yield* claimsOfLines(lines);
   }
 }
 

@@ -1,8 +1,8 @@
 import { createReadStream, createWriteStream } from "node:fs";
 import { access, mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import type { BatchClaimInput } from "../claim.js";
+import { claimsOfStream } from "./lines.js";
 import type { BatchSpool, SpooledBatch, SpoolWriter } from "./spool.js";
 
 const exists = (path: string) =>
@@ -12,13 +12,8 @@ const exists = (path: string) =>
   );
 
 /** a file's claims, one per line, in submission order */
-async function* readLines(path: string): AsyncGenerator<BatchClaimInput> {
-  const lines = createInterface({
-    input: createReadStream(path, { highWaterMark: 1024 * 1024 }),
-    crlfDelay: Infinity,
-  });
-  for await (const line of lines) if (line !== "") yield JSON.parse(line) as BatchClaimInput;
-}
+const readLines = (path: string): AsyncGenerator<BatchClaimInput> =>
+  claimsOfStream(createReadStream(path, { highWaterMark: 4 * 1024 * 1024 }));
 
 /** the lines of one upload into `name` in the directory */
 function fileWriter(dir: string, name: string): SpoolWriter {
