@@ -17,6 +17,7 @@ import type { JobContext, JobDefinition } from "../../platform/jobs/queue.js";
 import { batchAnalyses, batchAnalysisSeconds } from "../../platform/metrics.js";
 import { fwaFlagThreshold } from "../adjudication-settings/repo.js";
 import { activeModel, recordProviderFeatures } from "../fwa-learning/service.js";
+import { PagePipeline } from "./page-pipeline.js";
 import { type BatchRow, batchRepo, type RankingView, RESULT_PAGE_CLAIMS, type ResultView } from "./repo.js";
 import { ANALYSIS_QUEUE, emitForBatch, estimatedCompletion } from "./service.js";
 import { readSpool, removeSpool, type SpoolStores, spoolOf } from "./spool/spool.js";
@@ -68,23 +69,28 @@ async function writeRankings(
   view: RankingView,
   rows: EntityRanking[],
 ): Promise<void> {
+  const writes = new PagePipeline();
   for (let from = 0; from < rows.length; from += RESULT_PAGE_CLAIMS) {
     const page = rows.slice(from, from + RESULT_PAGE_CLAIMS);
-    await batchRepo.insertResultPage(db, {
-      batchId,
-      attempt,
-      view,
-      page: from / RESULT_PAGE_CLAIMS + 1,
-      claims: page.length,
-      items: 0,
-      data: await gzipAsync(JSON.stringify(page), { level: 1 }),
-    });
+    await writes.add(async () =>
+      batchRepo.insertResultPage(db, {
+        batchId,
+        attempt,
+        view,
+        page: from / RESULT_PAGE_CLAIMS + 1,
+        claims: page.length,
+        items: 0,
+        data: await gzipAsync(JSON.stringify(page), { level: 1 }),
+      }),
+    );
   }
+  await writes.drain();
 }
 
 /** pages of results: every claim in `all`, and each in the view of its status */
 class PageWriter {
   private readonly pending = new Map<ResultView, { claims: string[]; items: number; page: number }>();
+  private readonly writes = new PagePipeline();
   constructor(
     private readonly db: Db,
     private readonly batchId: string,
@@ -108,21 +114,24 @@ class PageWriter {
   private async flush(view: ResultView): Promise<void> {
     const page = this.pending.get(view);
     if (page === undefined || page.claims.length === 0) return;
-    const data = await gzipAsync(`[${page.claims.join(",")}]`, { level: 1 });
-    await batchRepo.insertResultPage(this.db, {
-      batchId: this.batchId,
-      attempt: this.attempt,
-      view,
-      page: page.page,
-      claims: page.claims.length,
-      items: page.items,
-      data,
-    });
     this.pending.set(view, { claims: [], items: 0, page: page.page + 1 });
+    const json = `[${page.claims.join(",")}]`;
+    await this.writes.add(async () =>
+      batchRepo.insertResultPage(this.db, {
+        batchId: this.batchId,
+        attempt: this.attempt,
+        view,
+        page: page.page,
+        claims: page.claims.length,
+        items: page.items,
+        data: await gzipAsync(json, { level: 1 }),
+      }),
+    );
   }
 
   async finish(): Promise<void> {
     for (const view of [...this.pending.keys()]) await this.flush(view);
+    await this.writes.drain();
   }
 }
 

@@ -34,7 +34,7 @@ export interface Db extends Queryable {
 }
 
 /** PostgreSQL type OIDs whose default parsing we override, identically on both drivers */
-export const OID = { int8: 20, numeric: 1700, date: 1082 } as const;
+export const OID = { int8: 20, numeric: 1700, date: 1082, bytea: 17 } as const;
 
 /** the SQLSTATE and constraint of a failed statement, whichever driver raised it */
 export function pgErrorOf(error: unknown): { code: string; constraint: string | undefined } | undefined {

@@ -50,6 +50,34 @@ describe("prepared statements of the embedded database", () => {
   });
 });
 
+describe("bytes in the embedded database", () => {
+  it("go in and come back exactly, the SQL seeing the same bytes", async () => {
+    const db = await openPglite(undefined);
+    try {
+      await db.exec("CREATE TABLE b (id int PRIMARY KEY, data bytea)");
+      const values = [
+        Buffer.from([0, 1, 0x5c, 0x78, 0x27, 0xff]),
+        new Uint8Array(0),
+        Buffer.from("\\x41 not hex", "utf8"),
+        Buffer.alloc(300_000, 7).subarray(5, 200_005),
+      ];
+      for (const [id, data] of values.entries()) await db.query("INSERT INTO b VALUES ($1, $2)", [id, data]);
+      const rows = await db.query<{ id: number; data: Uint8Array; n: number; hex: string }>(
+        "SELECT id, data, length(data) AS n, encode(substr(data, 1, 4), 'hex') AS hex FROM b ORDER BY id",
+      );
+      for (const [id, data] of values.entries()) {
+        const row = rows[id];
+        assert.ok(Buffer.from(row?.data ?? []).equals(Buffer.from(data)), `row ${id}`);
+        assert.equal(row?.n, data.length);
+        assert.equal(row?.hex, Buffer.from(data.subarray(0, 4)).toString("hex"));
+      }
+      await assert.rejects(db.query("INSERT INTO b VALUES (9, $1)", [[1, 2]]));
+    } finally {
+      await db.close();
+    }
+  });
+});
+
 describe("names with quotes and backslashes through the API", () => {
   let ctx: TestContext;
   before(async () => {
