@@ -221,20 +221,25 @@ function flagFigures(batches: readonly Analysed[], labels: Map<string, boolean>)
  * the measure.
  */
 function learn(batches: readonly Analysed[], labels: Map<string, boolean>) {
-  const examples: LabelledExample[] = [];
-  for (const { view, evidence: all } of batches)
-    for (const evidence of all) {
-      const id = textOf(view, evidence.tally.provider);
-      const fraud = labels.get(id);
-      if (fraud !== undefined && halfOf(id) === "tune")
-        examples.push({ features: tenantFeaturesOf(evidence), fraud, provider: id });
-    }
+  const examples = labelledExamples(batches, labels).filter((e) => halfOf(e.provider) === "tune");
   const started = performance.now();
   const fit = fitTenantModel(examples);
   return { ...fit, examples: examples.length, seconds: (performance.now() - started) / 1000 };
 }
 
-/** examples the training cost is measured on (the issue's yardstick: under a minute, in the workers) */
+/** an example per batch and labelled provider: its features and its label */
+function labelledExamples(batches: readonly Analysed[], labels: Map<string, boolean>): LabelledExample[] {
+  const examples: LabelledExample[] = [];
+  for (const { view, evidence: all } of batches)
+    for (const evidence of all) {
+      const id = textOf(view, evidence.tally.provider);
+      const fraud = labels.get(id);
+      if (fraud !== undefined) examples.push({ features: tenantFeaturesOf(evidence), fraud, provider: id });
+    }
+  return examples;
+}
+
+/** examples the training cost is measured on (the goal: under a minute, in the workers) */
 const COST_EXAMPLES = 10_000;
 
 /**
@@ -243,13 +248,7 @@ const COST_EXAMPLES = 10_000;
  * providers). A timing, not a quality figure.
  */
 function trainingCost(batches: readonly Analysed[], labels: Map<string, boolean>) {
-  const labelled: LabelledExample[] = [];
-  for (const { view, evidence: all } of batches)
-    for (const evidence of all) {
-      const id = textOf(view, evidence.tally.provider);
-      const fraud = labels.get(id);
-      if (fraud !== undefined) labelled.push({ features: tenantFeaturesOf(evidence), fraud, provider: id });
-    }
+  const labelled = labelledExamples(batches, labels);
   const examples = Array.from({ length: COST_EXAMPLES }, (_, i) => {
     const e = labelled[i % labelled.length] as LabelledExample;
     return { ...e, provider: `${e.provider}#${Math.floor(i / labelled.length)}` };

@@ -44,6 +44,14 @@ const NO_REASONS: readonly Finding[] = [];
 
 export const roundScore = (score: number): number => Math.round(score * 10_000) / 10_000;
 
+/** the items of claim `claimIndex`: first, and one past the last */
+function itemRangeOf(batch: ColumnarBatchView, claimIndex: number): [number, number] {
+  const first = batch.firstItem[claimIndex];
+  const end = batch.firstItem[claimIndex + 1];
+  if (first === undefined || end === undefined) throw new Error(`the batch has no claim ${claimIndex}`);
+  return [first, end];
+}
+
 /** The result of claim `claimIndex`, from the columns and the decisions alone (its ids are echoed). */
 export function claimResult(
   batch: ColumnarBatchView,
@@ -51,9 +59,7 @@ export function claimResult(
   claimIndex: number,
   context: ResultContext,
 ): ClaimResult {
-  const first = batch.firstItem[claimIndex];
-  const end = batch.firstItem[claimIndex + 1];
-  if (first === undefined || end === undefined) throw new Error(`the batch has no claim ${claimIndex}`);
+  const [first, end] = itemRangeOf(batch, claimIndex);
   const claimId = textOf(batch, batch.claimId[claimIndex] as number);
   const claimItems: ClaimItemResult[] = [];
   for (let itemIndex = first; itemIndex < end; itemIndex += 1) {
@@ -92,9 +98,7 @@ export function claimResultJson(
   claimIndex: number,
   context: ResultContext,
 ): string {
-  const first = batch.firstItem[claimIndex];
-  const end = batch.firstItem[claimIndex + 1];
-  if (first === undefined || end === undefined) throw new Error(`the batch has no claim ${claimIndex}`);
+  const [first, end] = itemRangeOf(batch, claimIndex);
   for (let itemIndex = first; itemIndex < end; itemIndex += 1)
     if (decisions.itemFindings.has(itemIndex))
       return JSON.stringify(claimResult(batch, decisions, claimIndex, context));
