@@ -52,6 +52,10 @@ function itemRangeOf(batch: ColumnarBatchView, claimIndex: number): [number, num
   return [first, end];
 }
 
+/** an item's erp_item_id: as submitted, else the default from its claim's id and place */
+const erpItemIdOf = (batch: ColumnarBatchView, claimId: string, first: number, itemIndex: number): string =>
+  batch.itemErpIds.get(itemIndex) ?? defaultErpItemId(claimId, itemIndex - first);
+
 /** The result of claim `claimIndex`, from the columns and the decisions alone (its ids are echoed). */
 export function claimResult(
   batch: ColumnarBatchView,
@@ -65,7 +69,7 @@ export function claimResult(
   for (let itemIndex = first; itemIndex < end; itemIndex += 1) {
     const findings = decisions.itemFindings.get(itemIndex) ?? NO_REASONS;
     claimItems.push({
-      erp_claim_item_id: batch.itemErpIds.get(itemIndex) ?? defaultErpItemId(claimId, itemIndex - first),
+      erp_claim_item_id: erpItemIdOf(batch, claimId, first, itemIndex),
       status: decisions.itemStatus[itemIndex] ?? "approved",
       ai_score: roundScore(decisions.itemScore[itemIndex] ?? 0),
       reasons: findings.map((finding, k) => ({
@@ -105,7 +109,7 @@ export function claimResultJson(
   const claimId = textOf(batch, batch.claimId[claimIndex] as number);
   const items: string[] = [];
   for (let itemIndex = first; itemIndex < end; itemIndex += 1) {
-    const erpId = batch.itemErpIds.get(itemIndex) ?? defaultErpItemId(claimId, itemIndex - first);
+    const erpId = erpItemIdOf(batch, claimId, first, itemIndex);
     const status = decisions.itemStatus[itemIndex] ?? "approved";
     const score = roundScore(decisions.itemScore[itemIndex] ?? 0);
     items.push(

@@ -9,7 +9,7 @@
 import { CLAIM_SUB_TYPE } from "../columns/columnar.js";
 import { civilFromDays } from "../columns/days.js";
 import { type ColumnarBatchView, NO_DATE } from "../types.js";
-import { claimsByMember, claimsByProvider } from "./batch.js";
+import { claimsByMember, claimsByProvider, diagnosisCategories } from "./batch.js";
 import { claimAmount } from "./exposure.js";
 
 /** each rich feature, in the order of a row, with what it measures (for the reasons of a learned model) */
@@ -133,9 +133,9 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
   const logAmount = (c: number) => Math.log1p(amount[c] as number);
   const logCost = (c: number) => Math.log1p((amount[c] as number) / Math.max(1, stay[c] as number));
   const byDx = new Map<number, number[]>();
-  const byCategory = new Map<string, number[]>();
-  const categoryOf = (c: number) =>
-    (batch.strings[batch.primaryDiagnosis[c] as number] ?? "").replace(".", "").slice(0, 3);
+  const byCategory = new Map<number, number[]>();
+  const categoryIds = diagnosisCategories(batch).of;
+  const categoryOf = (c: number) => categoryIds[batch.primaryDiagnosis[c] as number] as number;
   for (let c = 0; c < n; c += 1) {
     if (Number.isNaN(stay[c] as number)) continue;
     const dx = batch.primaryDiagnosis[c] as number;
@@ -262,7 +262,7 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
     let lagSum = 0;
     let lagN = 0;
     const dxs = new Set<number>();
-    const categories = new Map<string, number>();
+    const categories = new Map<number, number>();
     const perMonth = new Map<number, number>();
     const perDay = new Map<number, number>();
     for (const c of claims) {
