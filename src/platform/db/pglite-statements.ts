@@ -1,4 +1,5 @@
 import type { PGlite } from "@electric-sql/pglite";
+import { sqlLiteral } from "./sql.js";
 
 /**
  * Planning costs embedded PostgreSQL more than running the query: 230 µs of a 305 µs page read
@@ -9,24 +10,6 @@ import type { PGlite } from "@electric-sql/pglite";
 
 /** distinct statements kept prepared; beyond it new texts take the ordinary path */
 const MAX_PREPARED = 500;
-
-type Scalar = string | number | boolean | bigint | Date | null | undefined;
-
-/**
- * A parameter as an SQL literal, as libpq's PQescapeLiteral writes it (E'' when a backslash occurs, so the
- * result does not depend on standard_conforming_strings). Undefined when the value is not a plain scalar
- * (arrays, objects, NUL bytes, NaN): those go through bind parameters as usual.
- */
-export function sqlLiteral(value: Scalar | unknown): string | undefined {
-  if (value === null || value === undefined) return "NULL";
-  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
-  if (typeof value === "bigint") return value.toString();
-  if (typeof value === "number") return Number.isFinite(value) ? String(value) : undefined;
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : `'${value.toISOString()}'`;
-  if (typeof value !== "string" || value.includes("\0")) return undefined;
-  const quoted = `'${value.replaceAll("'", "''")}'`;
-  return value.includes("\\") ? `E${quoted.replaceAll("\\", "\\\\")}` : quoted;
-}
 
 /** a statement seen this often inside transactions is prepared, once they are over */
 const PREPARE_AFTER_USES = 2;

@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import pg from "pg";
-import { type Db, OID, type Queryable } from "./db.js";
+import { type Db, OID } from "./db.js";
+import { outsideTransactions, transactionOn } from "./postgres-batch.js";
 
 const types = {
   getTypeParser(oid: number, format?: string) {
@@ -10,21 +10,6 @@ const types = {
   },
 };
 
-/**
- * A parameterized statement as a named one: `pg` prepares it once per connection and then only binds,
- * so PostgreSQL does not parse and plan the same text again. Scripts without parameters go as they are.
- */
-const names = new Map<string, string>();
-function statementOf(text: string, params: readonly unknown[] | undefined) {
-  if (params === undefined || params.length === 0) return { text };
-  let name = names.get(text);
-  if (name === undefined) {
-    name = `m_${createHash("sha1").update(text).digest("base64url").slice(0, 20)}`;
-    if (names.size < 5_000) names.set(text, name);
-  }
-  return { name, text, values: params as unknown[] };
-}
-
 export async function openPostgres(connectionString: string, poolSize = 10): Promise<Db> {
   const pool = new pg.Pool({ connectionString, max: poolSize, types: types as pg.CustomTypesConfig });
   // an idle client that loses its connection must not crash the process; the next query reconnects
@@ -33,20 +18,23 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
   client.release();
   return {
     kind: "postgres",
-    query: async (text, params) => (await pool.query(statementOf(text, params))).rows,
-    exec: async (script) => {
-      await pool.query(script);
-    },
+    ...outsideTransactions(pool),
     transaction: async (fn) => {
       const conn = await pool.connect();
+      // BEGIN goes with the transaction's first statements; one that ran none has nothing to end
+      const tx = transactionOn(conn);
       try {
-        await conn.query("BEGIN");
-        const result = await fn(onClient(conn));
-        await conn.query("COMMIT");
+        let result: Awaited<ReturnType<typeof fn>>;
+        try {
+          result = await fn(tx);
+        } catch (error) {
+          await tx.end();
+          if (tx.begun) await conn.query("ROLLBACK").catch(() => {});
+          throw error;
+        }
+        await tx.end();
+        if (tx.begun) await conn.query("COMMIT");
         return result;
-      } catch (error) {
-        await conn.query("ROLLBACK").catch(() => {});
-        throw error;
       } finally {
         conn.release();
       }
@@ -82,14 +70,5 @@ async function listenOn(
   return async () => {
     closed = true;
     await client?.end();
-  };
-}
-
-function onClient(conn: pg.PoolClient): Queryable {
-  return {
-    query: async (text, params) => (await conn.query(statementOf(text, params))).rows,
-    exec: async (script) => {
-      await conn.query(script);
-    },
   };
 }

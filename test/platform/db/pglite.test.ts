@@ -4,24 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { openPglite } from "../../../src/platform/db/pglite.js";
-import { sqlLiteral } from "../../../src/platform/db/pglite-statements.js";
 import { startTestApp, type TestContext } from "../../helpers.js";
 
 describe("prepared statements of the embedded database", () => {
-  it("write parameters as literals the way libpq quotes them, or refuse", () => {
-    assert.equal(sqlLiteral("plain"), "'plain'");
-    assert.equal(sqlLiteral("O'Brien"), "'O''Brien'");
-    assert.equal(sqlLiteral("back\\slash'"), "E'back\\\\slash'''");
-    assert.equal(sqlLiteral(42), "42");
-    assert.equal(sqlLiteral(-1.5), "-1.5");
-    assert.equal(sqlLiteral(true), "TRUE");
-    assert.equal(sqlLiteral(null), "NULL");
-    assert.equal(sqlLiteral(new Date("2025-01-02T03:04:05.000Z")), "'2025-01-02T03:04:05.000Z'");
-    for (const refused of [Number.NaN, Number.POSITIVE_INFINITY, "nul\0byte", ["array"], { an: "object" }]) {
-      assert.equal(sqlLiteral(refused), undefined);
-    }
-  });
-
   it("return exactly what the ordinary path returns, for hostile text too", async () => {
     const db = await openPglite(undefined);
     try {
