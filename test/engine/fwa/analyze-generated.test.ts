@@ -169,7 +169,7 @@ describe("fwa generated batch of 100,000 items", () => {
     const byStatus = { approved: 0, flagged: 0, rejected: 0 };
     const reasonIds = new Set<string>();
     let rows = 0;
-    claims.forEach((claim, c) => {
+    claims.forEach((_claim, c) => {
       const result = claimResult(view, decisions, c, context);
       assert.equal(claimResultJson(view, decisions, c, context), JSON.stringify(result));
       byStatus[result.status] += 1;

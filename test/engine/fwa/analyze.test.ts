@@ -5,7 +5,6 @@ import { flag, reject, supportingFlag } from "../../../src/engine/fwa/findings.j
 import { RULE_DETECTORS } from "../../../src/engine/fwa/registry.js";
 import { claimResult, claimResultJson } from "../../../src/engine/fwa/results.js";
 import type { Detector, Finding } from "../../../src/engine/fwa/types.js";
-import type { BatchClaimInput } from "../../../src/modules/claims-batch/claim.js";
 import { claim, item, viewOf } from "./fixtures.js";
 
 /** a detector that reports fixed findings: [itemIndex, finding] or ["claim", claimIndex, finding] */
