@@ -20,9 +20,9 @@ export interface MaintenanceOptions {
  * planner keeps guessing row counts (measured here: a 10-row page of 1,000 networks took 764 µs before
  * ANALYZE, 225 µs after) and dead rows pile up. This does the daemon's job in-process, after one ANALYZE
  * at start: it analyzes a table, as autovacuum would, when its writes since the last ANALYZE pass 50 plus
- * a tenth of its rows (the PGlite driver counts writes by table). Analyzing only those keeps the pause
- * short: the embedded database does nothing else meanwhile (a whole-database ANALYZE measured 145 ms under
- * the prior-authorization bench). PostgreSQL proper has its own daemon; this does nothing there.
+ * a tenth of its rows (the PGlite driver counts writes by table). Analyzing only those, one at a time, keeps
+ * each pause short: the embedded database does nothing else meanwhile (a whole-database ANALYZE measured
+ * 145 ms under the prior-authorization bench). PostgreSQL proper has its own daemon; this does nothing there.
  */
 export async function startEmbeddedMaintenance(
   db: Db,
@@ -81,10 +81,14 @@ export async function startEmbeddedMaintenance(
       }
       const due = await dueTables(changed, now);
       if (due.length === 0) return;
-      // names come from the driver's own statement texts and were just resolved by to_regclass
-      await db.exec(`ANALYZE ${due.join(", ")}`);
       const writesOf = new Map(changed);
-      for (const table of due) analyzed.set(table, { writes: writesOf.get(table) ?? 0, time: now });
+      // one table per statement: the session is free between them, so requests wait one table's ANALYZE
+      // (tens of ms) and not all of them (over 100 ms under the prior-authorization bench). The names come
+      // from the driver's own statement texts and were just resolved by to_regclass.
+      for (const table of due) {
+        await db.exec(`ANALYZE ${table}`);
+        analyzed.set(table, { writes: writesOf.get(table) ?? 0, time: now });
+      }
     } catch (error) {
       log.error({ err: error }, "embedded database maintenance failed");
     } finally {
