@@ -81,15 +81,17 @@ export async function selectPage<T extends object>(
 type Scalar = string | number | boolean | bigint | Date | null | undefined;
 
 /**
- * A parameter as an SQL literal, as libpq's PQescapeLiteral writes it (E'' when a backslash occurs, so the
- * result does not depend on standard_conforming_strings). Undefined when the value is not a plain scalar
- * (arrays, objects, NUL bytes, NaN): those go through bind parameters as usual.
+ * A parameter as an SQL literal: a quoted string, as libpq's PQescapeLiteral writes it (E'' when a
+ * backslash occurs, so the result does not depend on standard_conforming_strings). Numbers and booleans
+ * are quoted too, so each takes the type of the parameter it fills, as a bound value's text does.
+ * Undefined when the value is not a plain scalar (arrays, objects, NUL bytes, NaN): those go through bind
+ * parameters as usual.
  */
 export function sqlLiteral(value: Scalar | unknown): string | undefined {
   if (value === null || value === undefined) return "NULL";
-  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
-  if (typeof value === "bigint") return value.toString();
-  if (typeof value === "number") return Number.isFinite(value) ? String(value) : undefined;
+  if (typeof value === "boolean") return value ? "'true'" : "'false'";
+  if (typeof value === "bigint") return `'${value.toString()}'`;
+  if (typeof value === "number") return Number.isFinite(value) ? `'${String(value)}'` : undefined;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : `'${value.toISOString()}'`;
   if (typeof value !== "string" || value.includes("\0")) return undefined;
   const quoted = `'${value.replaceAll("'", "''")}'`;

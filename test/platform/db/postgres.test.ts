@@ -74,6 +74,17 @@ describe("statements sent together to PostgreSQL", { skip }, () => {
     ]);
   });
 
+  it("give a literal the type of the parameter it fills, as a bound value's text", async () => {
+    const typed = "SELECT $1::jsonb AS doc, $2::text AS label, $3::numeric AS amount, $4::boolean AS flag";
+    const values = [7, 8, 1.5, false];
+    const alone = await db.transaction((tx) => tx.query(typed, values));
+    const together = await db.transaction((tx) =>
+      Promise.all([tx.query(typed, values), tx.query(select, [0])]),
+    );
+    assert.deepEqual(alone, [{ doc: 7, label: "8", amount: "1.5", flag: false }]);
+    assert.deepEqual(together[0], alone);
+  });
+
   it("send parameters no literal carries (arrays, bytes) the ordinary way, among the others", async () => {
     const rows = await db.transaction((tx) =>
       Promise.all([
