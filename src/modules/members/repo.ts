@@ -110,22 +110,38 @@ export const memberRepo = {
 
   /**
    * Members any of `identifiers` names: as member id, national id (or iqama) or passport; member-id
-   * matches first. One text of values separated by U+001F, so the embedded database runs it prepared.
+   * matches first, then by id, at most 10. One lookup per identifier: with the identifiers as one array
+   * the embedded database's prepared statement never settled on a plan and planned each time (2.3 ms).
    */
   async findByIdentifiers(
     db: Queryable,
     tenantId: number,
     identifiers: readonly string[],
   ): Promise<MemberFound[]> {
-    if (identifiers.length === 0) return [];
-    return db.query<MemberFound>(
-      `SELECT id AS pk, member_id, national_id, passport, gender, date_of_birth, CASE WHEN member_id = ANY(v.ids) THEN 'member_id'
-         WHEN national_id = ANY(v.ids) THEN 'national_id' ELSE 'passport' END AS matched_by
-       FROM members, (SELECT string_to_array($2, chr(31)) AS ids) AS v
-       WHERE tenant_id = $1 AND (member_id = ANY(v.ids) OR national_id = ANY(v.ids) OR passport = ANY(v.ids))
-       ORDER BY (member_id = ANY(v.ids)) DESC, id LIMIT 10`,
-      [tenantId, identifiers.join("\u001f")],
+    const lookups = await Promise.all(
+      [...new Set(identifiers)].map((identifier) =>
+        db.query<MemberFound>(
+          `SELECT id AS pk, member_id, national_id, passport, gender, date_of_birth,
+             CASE WHEN member_id = $2 THEN 'member_id' WHEN national_id = $2 THEN 'national_id'
+               ELSE 'passport' END AS matched_by
+           FROM members WHERE tenant_id = $1 AND (member_id = $2 OR national_id = $2 OR passport = $2)
+           ORDER BY id LIMIT 10`,
+          [tenantId, identifier],
+        ),
+      ),
     );
+    // a member several identifiers name is found once, by the best of its matches
+    const rank = { member_id: 0, national_id: 1, passport: 2 } as const;
+    const byPk = new Map<number, MemberFound>();
+    for (const member of lookups.flat()) {
+      const seen = byPk.get(member.pk);
+      if (seen === undefined || rank[member.matched_by] < rank[seen.matched_by]) byPk.set(member.pk, member);
+    }
+    return [...byPk.values()]
+      .sort(
+        (a, b) => Number(b.matched_by === "member_id") - Number(a.matched_by === "member_id") || a.pk - b.pk,
+      )
+      .slice(0, 10);
   },
 
   /** the member's database id (what links, requests and declarations reference) */
