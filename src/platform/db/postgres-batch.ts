@@ -123,6 +123,11 @@ async function sendBatch(
   await sendGroup();
 }
 
+/** an unexpected failure of a batch answers every statement of it not answered yet (the others keep theirs) */
+function failAll(batch: readonly Pending[], error: unknown): void {
+  for (const statement of batch) statement.reject(error);
+}
+
 /** collects the statements of one tick and hands them to `send` together */
 function collector(send: (batch: Pending[]) => void) {
   let pending: Pending[] = [];
@@ -155,7 +160,9 @@ export function transactionOn(
     return ["BEGIN"];
   };
   const enqueue = collector((batch) => {
-    sending = sending.then(() => sendBatch(conn, batch, { prefix, retryAlone: false }));
+    sending = sending.then(() =>
+      sendBatch(conn, batch, { prefix, retryAlone: false }).catch((error: unknown) => failAll(batch, error)),
+    );
   });
   const send = (statement: Omit<Pending, "resolve" | "reject">) => {
     if (ended) return Promise.reject(new Error("a statement was sent after its transaction ended"));
@@ -201,7 +208,7 @@ export function outsideTransactions(pool: pg.Pool): Queryable {
     }
   };
   const read = collector((batch) => {
-    void sendReads(batch);
+    sendReads(batch).catch((error: unknown) => failAll(batch, error));
   });
   return {
     query: async <T>(text: string, params?: readonly unknown[]) => {
