@@ -6,6 +6,7 @@ import { OID } from "./db.js";
 import { rememberFileStats } from "./pglite-file-stats.js";
 import { type HostReply, type HostRequest, serializeError } from "./pglite-protocol.js";
 import { createStatementCache } from "./pglite-statements.js";
+import { isRead } from "./sql.js";
 
 /**
  * The thread that owns the embedded database. PGlite's WASM PostgreSQL runs here, so its work does not
@@ -67,8 +68,6 @@ async function withSession<T>(fn: () => Promise<T>): Promise<T> {
 type Statement = Extract<HostRequest, { op: "query" }>;
 type Settle = (outcome: { ok: true; value: unknown } | { ok: false; error: unknown }) => void;
 
-const READ = /^\s*SELECT\b/i;
-
 /**
  * Runs statements in order; those with a simple-protocol text share one message. `transaction`: the open
  * transaction they belong to, whose BEGIN rides on the first message that goes.
@@ -101,7 +100,7 @@ async function runStatements(
   };
   for (const [index, statement] of batch.entries()) {
     const text = await statements.textOf(statement.text, statement.params, inTransaction);
-    const shareable = text !== undefined && (inTransaction || READ.test(statement.text));
+    const shareable = text !== undefined && (inTransaction || isRead(statement.text));
     if (shareable) texts.push({ text, index });
     else {
       await flush();

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type pg from "pg";
 import type { Queryable } from "./db.js";
-import { sqlLiteral } from "./sql.js";
+import { isRead, sqlLiteral } from "./sql.js";
 
 /**
  * `pg` sends one statement per round trip, and on a VM every write to a socket that wakes the database is
@@ -18,7 +18,7 @@ import { sqlLiteral } from "./sql.js";
  * so PostgreSQL does not parse and plan the same text again. Scripts without parameters go as they are.
  */
 const names = new Map<string, string>();
-export function statementOf(text: string, params: readonly unknown[] | undefined) {
+function statementOf(text: string, params: readonly unknown[] | undefined) {
   if (params === undefined || params.length === 0) return { text };
   let name = names.get(text);
   if (name === undefined) {
@@ -123,7 +123,7 @@ async function sendBatch(
   await sendGroup();
 }
 
-/** an unexpected failure of a batch answers every statement of it not answered yet (the others keep theirs) */
+/** a batch that failed as a whole (no connection, say) answers each statement not answered yet */
 function failAll(batch: readonly Pending[], error: unknown): void {
   for (const statement of batch) statement.reject(error);
 }
@@ -186,21 +186,13 @@ export function transactionOn(
   };
 }
 
-const READ = /^\s*SELECT\b/i;
-
 /**
  * Statements outside transactions. Reads of one tick share one connection and, where it has prepared
  * them, one message (a message is one implicit transaction, so writes go alone, as the pool sends them).
  */
 export function outsideTransactions(pool: pg.Pool): Queryable {
   const sendReads = async (batch: Pending[]) => {
-    let conn: pg.PoolClient;
-    try {
-      conn = await pool.connect();
-    } catch (error) {
-      for (const statement of batch) statement.reject(error);
-      return;
-    }
+    const conn = await pool.connect();
     try {
       await sendBatch(conn, batch, { prefix: () => [], retryAlone: true });
     } finally {
@@ -212,7 +204,7 @@ export function outsideTransactions(pool: pg.Pool): Queryable {
   });
   return {
     query: async <T>(text: string, params?: readonly unknown[]) => {
-      if (READ.test(text)) return (await read({ text, params, script: false })) as T[];
+      if (isRead(text)) return (await read({ text, params, script: false })) as T[];
       return (await pool.query(statementOf(text, params))).rows as T[];
     },
     exec: async (script: string) => {

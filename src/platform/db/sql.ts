@@ -78,6 +78,11 @@ export async function selectPage<T extends object>(
   };
 }
 
+/** a statement that only reads (a SELECT): several may share one message, one implicit transaction */
+export function isRead(text: string): boolean {
+  return /^\s*SELECT\b/i.test(text);
+}
+
 type Scalar = string | number | boolean | bigint | Date | null | undefined;
 
 /**
