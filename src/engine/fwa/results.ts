@@ -4,7 +4,13 @@
  * modules/claims-batch/results.ts): the columns hold every id a result echoes, so the claims are read once.
  */
 import { defaultErpItemId, textOf } from "./columns/columnar.js";
-import type { BatchDecisions, ColumnarBatchView, Finding, ItemStatus } from "./types.js";
+import {
+  type BatchDecisions,
+  type ColumnarBatchView,
+  type Finding,
+  type ItemStatus,
+  NO_ERP_ITEM_ID,
+} from "./types.js";
 
 export interface ReasonResult {
   /** `${batchId}:${itemIndex}:${n}`, n the 1-based position among the item's reasons: unique in the batch */
@@ -53,8 +59,10 @@ function itemRangeOf(batch: ColumnarBatchView, claimIndex: number): [number, num
 }
 
 /** an item's erp_item_id: as submitted, else the default from its claim's id and place */
-const erpItemIdOf = (batch: ColumnarBatchView, claimId: string, first: number, itemIndex: number): string =>
-  batch.itemErpIds.get(itemIndex) ?? defaultErpItemId(claimId, itemIndex - first);
+function erpItemIdOf(batch: ColumnarBatchView, claimId: string, first: number, itemIndex: number): string {
+  const id = batch.itemErpId[itemIndex] ?? NO_ERP_ITEM_ID;
+  return id === NO_ERP_ITEM_ID ? defaultErpItemId(claimId, itemIndex - first) : textOf(batch, id);
+}
 
 /** The result of claim `claimIndex`, from the columns and the decisions alone (its ids are echoed). */
 export function claimResult(

@@ -93,13 +93,16 @@ export interface ColumnarBatchView {
   readonly itemAdmission: Int32Array;
   readonly itemDischarge: Int32Array;
   /**
-   * an item's erp_item_id where it is not the default `${claim_id}-${n}` (n its 1-based place): the results
-   * echo it without reading the claims again
+   * an item's erp_item_id (its index in `strings`) where it is not the default `${claim_id}-${n}` (n its
+   * 1-based place), else NO_ERP_ITEM_ID: the results echo it without reading the claims again
    */
-  readonly itemErpIds: ReadonlyMap<number, string>;
+  readonly itemErpId: Int32Array;
 }
 
 export const NO_DATE = -2_147_483_648;
+
+/** itemErpId of an item whose erp_item_id is the default */
+export const NO_ERP_ITEM_ID = -1;
 
 /** the settled analysis: by item index, with claim statuses and the summary */
 export interface BatchDecisions {
@@ -118,5 +121,7 @@ export interface BatchDecisions {
 /** the builder pass one uses: claims are added as they are read, then the view is taken once */
 export interface ColumnarBuilder {
   add(claim: BatchClaimInput): void;
+  /** another builder's view (one part of the batch, as encoded in columns/part.ts), appended */
+  addPart(part: ColumnarBatchView): void;
   finish(): ColumnarBatchView;
 }

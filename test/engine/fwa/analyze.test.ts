@@ -4,7 +4,7 @@ import { analyzeBatch } from "../../../src/engine/fwa/analyze.js";
 import { flag, reject, supportingFlag } from "../../../src/engine/fwa/findings.js";
 import { RULE_DETECTORS } from "../../../src/engine/fwa/registry.js";
 import { claimResult, claimResultJson } from "../../../src/engine/fwa/results.js";
-import type { Detector, Finding } from "../../../src/engine/fwa/types.js";
+import { type Detector, type Finding, NO_ERP_ITEM_ID } from "../../../src/engine/fwa/types.js";
 import { claim, item, viewOf } from "./fixtures.js";
 
 /** a detector that reports fixed findings: [itemIndex, finding] or ["claim", claimIndex, finding] */
@@ -291,7 +291,10 @@ describe("fwa results", () => {
   it("keeps only the item ids that are not the default, and refuses an index beyond the batch", () => {
     const claims = [claim({ claim_items: [item({ erp_item_id: "C-1-1" }), item({ erp_item_id: "X-9" })] })];
     const view = viewOf(claims);
-    assert.deepEqual([...view.itemErpIds], [[1, "X-9"]]);
+    assert.deepEqual(
+      [...view.itemErpId].map((id) => (id === NO_ERP_ITEM_ID ? null : view.strings[id])),
+      [null, "X-9"],
+    );
     const decisions = analyzeBatch(view, [], { flagThreshold: 0.5 });
     assert.deepEqual(
       claimResult(view, decisions, 0, context).claim_items.map((i) => i.erp_claim_item_id),

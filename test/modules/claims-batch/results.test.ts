@@ -205,13 +205,13 @@ describe("batch analysis across failures", () => {
     const events = (await listEvents(ctx.db, ctx.tenant.id)).filter((e) => e.data.batch_id === batchId);
     assert.equal(events.filter((e) => e.event_type === "batch.processing").length, 1);
     assert.equal(events.filter((e) => e.event_type === "batch.completed").length, 1);
-    assert.ok(!existsSync(join(settings.spoolDir, `${batchId}.ndjson`)), "the spool is gone");
+    assert.ok(!existsSync(join(settings.spoolDir, `${batchId}.parts`)), "the spool is gone");
   });
 
   it("fails a batch visibly, with PROCESSING_ERROR and batch.failed, when its attempts run out", async () => {
     const { token, batchId } = await submit([batchClaim(1)]);
     mkdirSync(settings.spoolDir, { recursive: true });
-    writeFileSync(join(settings.spoolDir, `${batchId}.ndjson`), "{not json\n");
+    writeFileSync(join(settings.spoolDir, `${batchId}.parts`), "{not json\n");
     const error = await job
       .handle({ batchId }, contextWith(new AbortController().signal))
       .catch((e: unknown) => e);
@@ -235,8 +235,8 @@ describe("batch analysis across failures", () => {
     // a corrupted spool, a missing one, and an error naming a file with its stack
     const cases = [
       async (batchId: string) =>
-        writeFileSync(join(settings.spoolDir, `${batchId}.ndjson`), '{"claim_id": /var/lib/mizan\n'),
-      async (batchId: string) => rmSync(join(settings.spoolDir, `${batchId}.ndjson`), { force: true }),
+        writeFileSync(join(settings.spoolDir, `${batchId}.parts`), '{"claim_id": /var/lib/mizan\n'),
+      async (batchId: string) => rmSync(join(settings.spoolDir, `${batchId}.parts`), { force: true }),
       undefined,
     ];
     for (const damage of cases) {
@@ -265,7 +265,7 @@ describe("batch analysis across failures", () => {
         [status.error, "PROCESSING_ERROR", reference],
       );
       const told = JSON.stringify([status, event?.data]);
-      for (const secret of [error.message, settings.spoolDir, "ndjson", "MIZAN_SPOOL_DIR", "    at "])
+      for (const secret of [error.message, settings.spoolDir, ".parts", "MIZAN_SPOOL_DIR", "    at "])
         assert.ok(!told.includes(secret), `${JSON.stringify(secret)} reached the tenant: ${told}`);
       // the operator's log has the error itself, under the same reference
       const logged = entries.find((entry) => entry.reference === reference);

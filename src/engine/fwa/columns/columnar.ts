@@ -21,7 +21,7 @@
  */
 
 import { normalizeIcd10 } from "../../../reference/icd10.js";
-import type { ColumnarBatchView, ColumnarBuilder } from "../types.js";
+import { type ColumnarBatchView, type ColumnarBuilder, NO_ERP_ITEM_ID } from "../types.js";
 import {
   BATCH_CLAIM_SUB_TYPES,
   BATCH_CLAIM_TYPES,
@@ -64,6 +64,23 @@ function grown<T extends Column>(column: T, length: number): T {
   return next;
 }
 
+/** the columns `addPart` copies as they are (no strings, no offsets in them) */
+const COPIED_CLAIM_COLUMNS = [
+  "claimType",
+  "claimSubType",
+  "isEmergency",
+  "claimDate",
+  "admissionDate",
+  "dischargeDate",
+  "memberDob",
+  "memberGender",
+  "providerType",
+  "insuranceStart",
+  "preAuthStatus",
+  "daysSupply",
+] as const;
+const COPIED_ITEM_COLUMNS = ["quantity", "unitAmount", "itemAdmission", "itemDischarge"] as const;
+
 class Builder implements ColumnarBuilder {
   private readonly strings: string[] = [];
   private readonly claimIds = new Map<string, number>();
@@ -71,7 +88,6 @@ class Builder implements ColumnarBuilder {
   private readonly providerIds = new Map<string, number>();
   private readonly phIds = new Map<string, number>();
   private readonly serviceCodes = new Map<string, number>();
-  private readonly itemErpIds = new Map<number, string>();
   /** normalized diagnosis code -> index, and each submitted spelling -> the same index */
   private readonly diagnoses = new Map<string, number>();
   private readonly diagnosisSpellings = new Map<string, number>();
@@ -108,6 +124,7 @@ class Builder implements ColumnarBuilder {
   private unitAmount: Float64Array;
   private itemAdmission: Int32Array;
   private itemDischarge: Int32Array;
+  private itemErpId: Int32Array;
 
   constructor(hint: ColumnarSizeHint) {
     const claims = Math.max(16, hint.claims ?? 1024);
@@ -138,6 +155,7 @@ class Builder implements ColumnarBuilder {
     this.unitAmount = new Float64Array(items);
     this.itemAdmission = new Int32Array(items);
     this.itemDischarge = new Int32Array(items);
+    this.itemErpId = new Int32Array(items);
   }
 
   private intern(ids: Map<string, number>, text: string): number {
@@ -159,8 +177,9 @@ class Builder implements ColumnarBuilder {
     return id;
   }
 
-  private growClaims(): void {
-    const n = this.claimId.length * 2;
+  private growClaims(needed: number): void {
+    let n = this.claimId.length * 2;
+    while (n < needed) n *= 2;
     this.firstItem = grown(this.firstItem, n + 1);
     this.claimId = grown(this.claimId, n);
     this.claimType = grown(this.claimType, n);
@@ -191,12 +210,20 @@ class Builder implements ColumnarBuilder {
     this.unitAmount = grown(this.unitAmount, n);
     this.itemAdmission = grown(this.itemAdmission, n);
     this.itemDischarge = grown(this.itemDischarge, n);
+    this.itemErpId = grown(this.itemErpId, n);
+  }
+
+  private makeRoomForSecondaries(needed: number): void {
+    if (needed <= this.secondaryDiagnoses.length) return;
+    let n = this.secondaryDiagnoses.length * 2;
+    while (n < needed) n *= 2;
+    this.secondaryDiagnoses = grown(this.secondaryDiagnoses, n);
   }
 
   add(claim: BatchClaimInput): void {
     if (this.finished) throw new Error("the columnar builder is finished");
     const c = this.claims;
-    if (c === this.claimId.length) this.growClaims();
+    if (c === this.claimId.length) this.growClaims(c + 1);
     this.claimId[c] = this.intern(this.claimIds, claim.claim_id);
     this.claimType[c] = code(CLAIM_TYPE, claim.claim_type);
     this.claimSubType[c] = code(CLAIM_SUB_TYPE, claim.claim_sub_type);
@@ -217,11 +244,7 @@ class Builder implements ColumnarBuilder {
     this.daysSupply[c] = claim.days_supply ?? 0;
 
     const secondary = claim.secondary_diagnosis_codes ?? [];
-    if (this.secondaries + secondary.length > this.secondaryDiagnoses.length) {
-      let n = this.secondaryDiagnoses.length * 2;
-      while (n < this.secondaries + secondary.length) n *= 2;
-      this.secondaryDiagnoses = grown(this.secondaryDiagnoses, n);
-    }
+    this.makeRoomForSecondaries(this.secondaries + secondary.length);
     for (const diagnosis of secondary) {
       this.secondaryDiagnoses[this.secondaries++] = this.diagnosis(diagnosis.code);
     }
@@ -231,8 +254,11 @@ class Builder implements ColumnarBuilder {
     if (this.items + items.length > this.itemClaim.length) this.growItems(this.items + items.length);
     for (const [n, item] of items.entries()) {
       const i = this.items++;
-      if (item.erp_item_id !== undefined && item.erp_item_id !== defaultErpItemId(claim.claim_id, n))
-        this.itemErpIds.set(i, item.erp_item_id);
+      // item ids are one of a kind: kept in the strings without a lookup to intern them
+      this.itemErpId[i] =
+        item.erp_item_id !== undefined && item.erp_item_id !== defaultErpItemId(claim.claim_id, n)
+          ? this.strings.push(item.erp_item_id) - 1
+          : NO_ERP_ITEM_ID;
       this.itemClaim[i] = c;
       this.serviceCode[i] = this.intern(this.serviceCodes, item.service_code);
       this.quantity[i] = item.claimed_quantity;
@@ -242,6 +268,54 @@ class Builder implements ColumnarBuilder {
     }
     this.firstItem[c + 1] = this.items;
     this.claims = c + 1;
+  }
+
+  /**
+   * A part's claims appended, as `add` would append the claims it was built from: its strings are
+   * interned claim by claim in the order `add` interns them, so the view's indexes are the same too.
+   */
+  addPart(part: ColumnarBatchView): void {
+    if (this.finished) throw new Error("the columnar builder is finished");
+    const claimBase = this.claims;
+    const itemBase = this.items;
+    const secondaryBase = this.secondaries;
+    if (claimBase + part.claimCount > this.claimId.length) this.growClaims(claimBase + part.claimCount);
+    if (itemBase + part.itemCount > this.itemClaim.length) this.growItems(itemBase + part.itemCount);
+    this.makeRoomForSecondaries(secondaryBase + part.secondaryDiagnoses.length);
+    // each of the part's strings is of one kind: its index here, once interned
+    const global = new Int32Array(part.strings.length).fill(-1);
+    const intern = (ids: Map<string, number>, local: number): number => {
+      let id = global[local] as number;
+      if (id === -1) {
+        id = this.intern(ids, part.strings[local] ?? "");
+        global[local] = id;
+      }
+      return id;
+    };
+    for (let c = 0; c < part.claimCount; c++) {
+      const to = claimBase + c;
+      this.claimId[to] = intern(this.claimIds, at(part.claimId, c));
+      this.memberId[to] = intern(this.memberIds, at(part.memberId, c));
+      this.providerId[to] = intern(this.providerIds, at(part.providerId, c));
+      this.phId[to] = intern(this.phIds, at(part.phId, c));
+      this.primaryDiagnosis[to] = intern(this.diagnoses, at(part.primaryDiagnosis, c));
+      for (let s = at(part.firstSecondary, c); s < at(part.firstSecondary, c + 1); s++)
+        this.secondaryDiagnoses[secondaryBase + s] = intern(this.diagnoses, at(part.secondaryDiagnoses, s));
+      this.firstSecondary[to + 1] = secondaryBase + at(part.firstSecondary, c + 1);
+      for (let i = at(part.firstItem, c); i < at(part.firstItem, c + 1); i++) {
+        const erp = at(part.itemErpId, i);
+        this.itemErpId[itemBase + i] =
+          erp === NO_ERP_ITEM_ID ? NO_ERP_ITEM_ID : this.strings.push(part.strings[erp] ?? "") - 1;
+        this.serviceCode[itemBase + i] = intern(this.serviceCodes, at(part.serviceCode, i));
+        this.itemClaim[itemBase + i] = claimBase + at(part.itemClaim, i);
+      }
+      this.firstItem[to + 1] = itemBase + at(part.firstItem, c + 1);
+    }
+    for (const name of COPIED_CLAIM_COLUMNS) this[name].set(part[name], claimBase);
+    for (const name of COPIED_ITEM_COLUMNS) this[name].set(part[name], itemBase);
+    this.claims = claimBase + part.claimCount;
+    this.items = itemBase + part.itemCount;
+    this.secondaries = secondaryBase + part.secondaryDiagnoses.length;
   }
 
   /** the view, once: its arrays are views of the builder's (no copy), so the builder takes no more claims */
@@ -284,7 +358,7 @@ class Builder implements ColumnarBuilder {
       unitAmount: this.unitAmount.subarray(0, items),
       itemAdmission: this.itemAdmission.subarray(0, items),
       itemDischarge: this.itemDischarge.subarray(0, items),
-      itemErpIds: this.itemErpIds,
+      itemErpId: this.itemErpId.subarray(0, items),
     };
   }
 }

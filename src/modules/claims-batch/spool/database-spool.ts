@@ -1,41 +1,34 @@
 import { promisify } from "node:util";
 import { gunzip, gzip } from "node:zlib";
+import type { ColumnarBatchView } from "../../../engine/fwa/types.js";
 import type { Db } from "../../../platform/db/db.js";
 import type { BatchClaimInput } from "../claim.js";
 import { spoolPartsRepo } from "../repo.js";
-import { claimsOfLines } from "./lines.js";
+import { PartAssembler, partOfBytes } from "./parts.js";
 import type { BatchSpool, SpooledBatch, SpoolWriter } from "./spool.js";
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
-/** a part holds at most this many bytes of lines (or one claim, when a claim alone is larger) */
-export const SPOOL_PART_BYTES = 4 * 1024 ** 2;
-
-const LINE_END = Buffer.from("\n");
-
 /**
- * An upload's lines cut into parts as they come, each part compressed (zlib's thread pool, beside the
- * parsing) and inserted in order: at most two parts wait at a time, so memory stays a few parts whatever
- * the batch's size.
+ * An upload's claims in column parts (spool/parts.ts), each part compressed as it is sealed (zlib's thread
+ * pool, beside the parsing) and inserted in order: at most two parts wait at a time, so memory stays a few
+ * parts whatever the batch's size.
  */
 class PartWriter implements SpoolWriter {
-  private lines: Buffer[] = [];
-  private bytes = 0;
   private parts = 0;
   private waiting = 0;
   private writing: Promise<void> = Promise.resolve();
   private failure: unknown;
+  private readonly assembler = new PartAssembler((part, claims) => this.insert(part, claims));
 
   constructor(
     private readonly db: Db,
     private readonly batchId: string,
   ) {}
 
-  append(line: Buffer): void {
-    if (this.bytes > 0 && this.bytes + line.length + 1 > SPOOL_PART_BYTES) this.seal();
-    this.lines.push(line, LINE_END);
-    this.bytes += line.length + 1;
+  append(claim: BatchClaimInput, jsonBytes: number): void {
+    this.assembler.add(claim, jsonBytes);
   }
 
   async ready(): Promise<void> {
@@ -44,31 +37,22 @@ class PartWriter implements SpoolWriter {
   }
 
   async finish() {
-    if (this.bytes > 0) this.seal();
+    this.assembler.end();
     await this.writing;
     return { spool_path: null, spool_parts: this.parts };
   }
 
   async abort(): Promise<void> {
-    this.lines = [];
-    this.bytes = 0;
     await this.writing.catch(() => {});
     // what cannot be removed now the retention purges (claims-batch/retention.ts)
     await spoolPartsRepo.remove(this.db, this.batchId).catch(() => {});
   }
 
-  /** the lines so far become the next part, compressed at once and inserted after the parts before it */
-  private seal(): void {
-    const part = {
-      batchId: this.batchId,
-      part: ++this.parts,
-      claims: this.lines.length / 2,
-      bytes: this.bytes,
-    };
-    const compressed = gzipAsync(Buffer.concat(this.lines, this.bytes), { level: 1 });
+  /** a sealed part, compressed at once and inserted after the parts before it */
+  private insert(data: Uint8Array, claims: number): void {
+    const part = { batchId: this.batchId, part: ++this.parts, claims, bytes: data.length };
+    const compressed = gzipAsync(data, { level: 1 });
     compressed.catch(() => {}); // surfaced by the insert that awaits it
-    this.lines = [];
-    this.bytes = 0;
     this.waiting++;
     this.writing = this.writing
       .then(async () => spoolPartsRepo.insert(this.db, { ...part, data: await compressed }))
@@ -79,8 +63,8 @@ class PartWriter implements SpoolWriter {
   }
 }
 
-/** one part's lines, decompressed; a part not there is a missing spool */
-async function partLines(db: Db, batch: SpooledBatch, part: number): Promise<Buffer> {
+/** one part's bytes, decompressed; a part not there is a missing spool */
+async function partBytes(db: Db, batch: SpooledBatch, part: number): Promise<Buffer> {
   const data = await spoolPartsRepo.read(db, batch.id, part);
   if (data === undefined)
     throw new Error(
@@ -89,20 +73,20 @@ async function partLines(db: Db, batch: SpooledBatch, part: number): Promise<Buf
   return gunzipAsync(data);
 }
 
-/** the batch's claims part by part, the next part fetched while this one is parsed */
-async function* readParts(db: Db, batch: SpooledBatch): AsyncGenerator<BatchClaimInput> {
+/** the batch's parts in order, the next one fetched while this one is read */
+async function* readParts(db: Db, batch: SpooledBatch): AsyncGenerator<ColumnarBatchView> {
   const parts = batch.spool_parts ?? 0;
-  let next = parts > 0 ? partLines(db, batch, 1) : undefined;
+  let next = parts > 0 ? partBytes(db, batch, 1) : undefined;
   for (let part = 1; next !== undefined; part++) {
-    const lines = await next;
-    next = part < parts ? partLines(db, batch, part + 1) : undefined;
+    const bytes = await next;
+    next = part < parts ? partBytes(db, batch, part + 1) : undefined;
     next?.catch(() => {}); // awaited above on the next turn, unless the reader stopped
-    yield* claimsOfLines(lines);
+    yield partOfBytes(bytes);
   }
 }
 
 /**
- * The spool in the database (claims_batch_spool_parts): the lines in compressed parts of bounded size,
+ * The spool in the database (claims_batch_spool_parts): the column parts compressed, each of bounded size,
  * written as the upload streams, read part by part by whichever worker takes the batch, so nodes need no
  * shared volume.
  */

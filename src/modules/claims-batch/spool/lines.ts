@@ -13,8 +13,8 @@ export function* claimsOfLines(lines: Buffer): Generator<BatchClaimInput> {
   }
 }
 
-/** the claims of a stream of spooled lines, read in chunks that may end mid-line */
-export async function* claimsOfStream(chunks: AsyncIterable<Buffer>): AsyncGenerator<BatchClaimInput> {
+/** a stream of lines read in chunks that may end mid-line, as runs of whole lines (the last may lack its end) */
+export async function* wholeLinesOf(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   let rest: Buffer = Buffer.alloc(0);
   for await (const chunk of chunks) {
     const bytes = rest.length === 0 ? chunk : Buffer.concat([rest, chunk]);
@@ -23,8 +23,8 @@ export async function* claimsOfStream(chunks: AsyncIterable<Buffer>): AsyncGener
       rest = bytes;
       continue;
     }
-    yield* claimsOfLines(bytes.subarray(0, lastEnd));
+    yield bytes.subarray(0, lastEnd + 1);
     rest = bytes.subarray(lastEnd + 1);
   }
-  yield* claimsOfLines(rest);
+  if (rest.length > 0) yield rest;
 }

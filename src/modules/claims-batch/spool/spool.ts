@@ -1,4 +1,5 @@
 import type { SpoolKind } from "../../../config.js";
+import type { ColumnarBatchView } from "../../../engine/fwa/types.js";
 import type { Db } from "../../../platform/db/db.js";
 import type { BatchClaimInput } from "../claim.js";
 import type { BatchRow } from "../repo.js";
@@ -11,10 +12,10 @@ export type SpoolPlace = Pick<BatchRow, "spool_path" | "spool_parts">;
 /** a batch whose spool is read or removed */
 export type SpooledBatch = Pick<BatchRow, "id"> & SpoolPlace;
 
-/** an upload's spool while the upload streams in: its accepted claims, one JSON line each, in order */
+/** an upload's spool while the upload streams in: its accepted claims in order, gathered into column parts */
 export interface SpoolWriter {
-  /** one claim's JSON, already on one line (the writer ends the line) */
-  append(line: Buffer): void;
+  /** one accepted claim, and the bytes of JSON it was parsed from (which bound a part's size) */
+  append(claim: BatchClaimInput, jsonBytes: number): void;
   /** resolves once more lines may be appended (the writer has caught up); rejects when writing failed */
   ready(): Promise<void>;
   /** every line written; answers where the batch's row finds them */
@@ -25,15 +26,16 @@ export interface SpoolWriter {
 
 /**
  * Where accepted batches wait for their analysis (README "Batch claims service"): the upload writes a
- * batch's claims, the analysis reads them (once a pass), and they go once the batch is done.
+ * batch's claims as parts of columns (spool/parts.ts), the analysis reads the parts, and they go once the
+ * batch is done.
  */
 export interface BatchSpool {
   /** a writer for a new batch's claims */
   open(batchId: string): Promise<SpoolWriter>;
   /** why the batch's spool cannot be read in full, or undefined when it is all there */
   missing(batch: SpooledBatch): Promise<string | undefined>;
-  /** the batch's claims in submission order; each call reads them afresh */
-  read(batch: SpooledBatch): AsyncGenerator<BatchClaimInput>;
+  /** the batch's parts in submission order, each a view of its claims' columns; each call reads afresh */
+  read(batch: SpooledBatch): AsyncGenerator<ColumnarBatchView>;
   /** the batch's spool, gone (nothing to do when it is gone already) */
   remove(batch: SpooledBatch): Promise<void>;
 }
@@ -54,8 +56,8 @@ export function spoolOf(batch: SpoolPlace, stores: SpoolStores): BatchSpool {
   return spoolFor(batch.spool_parts === null ? "file" : "database", stores);
 }
 
-/** the batch's claims in submission order, from wherever its upload spooled them; each call reads afresh */
-export function readSpool(batch: SpooledBatch, stores: SpoolStores): AsyncGenerator<BatchClaimInput> {
+/** the batch's parts in submission order, from wherever its upload spooled them; each call reads afresh */
+export function readSpool(batch: SpooledBatch, stores: SpoolStores): AsyncGenerator<ColumnarBatchView> {
   return spoolOf(batch, stores).read(batch);
 }
 

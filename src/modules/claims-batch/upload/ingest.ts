@@ -66,21 +66,10 @@ export class UploadTooLarge extends Error {
   }
 }
 
-const NEWLINE = 0x0a;
-const RETURN = 0x0d;
-
-/** a claim's bytes on one line: JSON holds raw line breaks only as whitespace, so they become spaces */
-function oneLine(bytes: Buffer): Buffer {
-  if (!bytes.includes(NEWLINE) && !bytes.includes(RETURN)) return bytes;
-  const line = Buffer.from(bytes);
-  for (let i = 0; i < line.length; i++) if (line[i] === NEWLINE || line[i] === RETURN) line[i] = 0x20;
-  return line;
-}
-
 /**
  * Streams an upload through gunzip (when compressed) and the claim splitter: each claim is parsed and
- * checked on its own, and while the batch is still valid written as one line to the spool (only
- * whitespace can hold a raw line break in JSON, so breaks become spaces). Problems are collected with
+ * checked on its own, and while the batch is still valid goes to the spool, which builds its columns (the
+ * analysis does not parse it again). Problems are collected with
  * their claim index, the first MAX_SHOWN kept, all counted. The caps end the upload as soon as they are
  * passed: the body as sent, the JSON once decompressed (a small gzip can expand enormously), and each
  * claim's JSON (so one upload holds at most one claim's bytes, whatever a claim holds).
@@ -123,9 +112,10 @@ export async function ingestBatch(
           problem({ field: `claims[${index}].${found.field}`, reason: found.reason, claim_index: index });
         return;
       }
-      totalItems += (claim as BatchClaimInput).claim_items.length;
+      const valid = claim as BatchClaimInput;
+      totalItems += valid.claim_items.length;
       if (problemCount > 0) return; // an invalid batch is never analysed: stop spooling
-      spool.append(oneLine(bytes));
+      spool.append(valid, bytes.length);
     },
     { maxClaimBytes: options.maxClaimBytes },
   );

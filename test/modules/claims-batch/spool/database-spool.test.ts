@@ -7,7 +7,7 @@ import { after, before, describe, it } from "node:test";
 import { gzipSync } from "node:zlib";
 import { batchAnalysisJob } from "../../../../src/modules/claims-batch/job.js";
 import { batchRepo, spoolPartsRepo } from "../../../../src/modules/claims-batch/repo.js";
-import { SPOOL_PART_BYTES } from "../../../../src/modules/claims-batch/spool/database-spool.js";
+import { SPOOL_PART_BYTES } from "../../../../src/modules/claims-batch/spool/parts.js";
 import { silentLog, startTestApp, type TestContext, testConfig } from "../../../helpers.js";
 import { batchBody, batchClaim, claimsCall, tokenFor, uploadBatch, waitForBatch } from "../fixtures.js";
 
@@ -98,6 +98,27 @@ describe("the database spool", () => {
     const status = await waitForBatch(ctx.app, token, batchId);
     assert.deepEqual([status.status, status.processed_claims], ["completed", 200]);
     assert.deepEqual(await partsOf(batchId), []);
+  });
+
+  it("analyses parts written as JSON lines, as uploads were spooled before column parts", async () => {
+    const claims = Array.from({ length: 300 }, (_, n) => batchClaim(n));
+    const batchId = await submit(claims);
+    const lines = `${claims.map((claim) => JSON.stringify(claim)).join("\n")}\n`;
+    await ctx.db.query("UPDATE claims_batch_spool_parts SET data = $2 WHERE batch_id = $1", [
+      batchId,
+      gzipSync(lines),
+    ]);
+    await worker.handle({ batchId }, jobContext());
+    const status = await waitForBatch(ctx.app, token, batchId);
+    assert.deepEqual([status.status, status.processed_claims], ["completed", 300]);
+    const results = await claimsCall(ctx.app, token, {
+      method: "GET",
+      url: `/v1/claims/batch/${batchId}/results?per_page=1000`,
+    });
+    assert.deepEqual(
+      results.json().claims.map((claim: { claim_id: string }) => claim.claim_id),
+      claims.map((claim) => claim.claim_id),
+    );
   });
 
   it("removes the parts of a batch that failed, and fails a batch whose parts are missing visibly", async () => {

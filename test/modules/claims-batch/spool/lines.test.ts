@@ -1,14 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { claimsOfLines, claimsOfStream } from "../../../../src/modules/claims-batch/spool/lines.js";
+import { claimsOfLines, wholeLinesOf } from "../../../../src/modules/claims-batch/spool/lines.js";
 
 async function* chunksOf(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
   for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
 }
 
-const collect = async (claims: AsyncIterable<unknown>) => {
+/** the claims of a stream read as runs of whole lines */
+const collect = async (chunks: AsyncIterable<Buffer>) => {
   const out: unknown[] = [];
-  for await (const claim of claims) out.push(claim);
+  for await (const lines of wholeLinesOf(chunks)) out.push(...claimsOfLines(lines));
   return out;
 };
 
@@ -18,7 +19,7 @@ describe("spooled lines", () => {
 
   it("reads every claim whatever the chunks, a multi-byte character split between two", async () => {
     for (const size of [1, 2, 3, 7, 16, bytes.length, bytes.length + 5])
-      assert.deepEqual(await collect(claimsOfStream(chunksOf(bytes, size))), claims, `chunks of ${size}`);
+      assert.deepEqual(await collect(chunksOf(bytes, size)), claims, `chunks of ${size}`);
   });
 
   it("skips empty lines and reads a last line without its line end", () => {
@@ -26,6 +27,6 @@ describe("spooled lines", () => {
   });
 
   it("throws on a line that is not JSON (a corrupt spool fails the attempt)", async () => {
-    await assert.rejects(collect(claimsOfStream(chunksOf(Buffer.from('{"a":1}\n{"b"\n'), 4))), SyntaxError);
+    await assert.rejects(collect(chunksOf(Buffer.from('{"a":1}\n{"b"\n'), 4)), SyntaxError);
   });
 });
