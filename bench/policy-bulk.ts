@@ -34,9 +34,13 @@ function patient(memberId: string, i: number) {
 }
 
 /** the server's peak resident memory so far (Linux), in MB */
-export function peakRssMb(pid: number | undefined): number | undefined {
+export const peakRssMb = (pid: number | undefined) => statusMb(pid, "VmHWM");
+export const rssMb = (pid: number | undefined) => statusMb(pid, "VmRSS");
+
+/** a memory figure of /proc/<pid>/status, in MB (undefined off Linux or when the process is gone) */
+function statusMb(pid: number | undefined, field: "VmHWM" | "VmRSS"): number | undefined {
   try {
-    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
     return match ? Math.round(Number(match[1]) / 1024) : undefined;
   } catch {
     return undefined;
