@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { type AllowedRanges, parseAllowedRanges } from "./platform/events/address-ranges.js";
 
@@ -71,6 +72,8 @@ export interface BatchSettings {
   maxInflateRatio: number;
   /** one claim's JSON may not exceed this many bytes: an upload holds one claim at a time, so this bounds its memory */
   maxClaimBytes: number;
+  /** threads that parse and check an upload's claims beside its stream, shared by the node's uploads (0: none) */
+  checkThreads: number;
   /** results stay available this many days after a batch completes, then are purged */
   resultsDays: number;
   /**
@@ -211,6 +214,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxJsonBytes: integer("MIZAN_BATCH_MAX_JSON_BYTES", 4 * 1024 ** 3, 1024, 64 * 1024 ** 3),
       maxInflateRatio: integer("MIZAN_BATCH_MAX_INFLATE_RATIO", 100, 2, 100_000),
       maxClaimBytes: integer("MIZAN_BATCH_MAX_CLAIM_BYTES", 1024 ** 2, 1024, 64 * 1024 ** 2),
+      checkThreads: integer("MIZAN_UPLOAD_CHECK_THREADS", Math.min(availableParallelism(), 8), 0, 64),
       resultsDays: integer("MIZAN_BATCH_RESULTS_DAYS", 7, 1, 365),
       spool: oneOf("MIZAN_BATCH_SPOOL", SPOOL_KINDS, "file"),
       spoolDir: resolve(read("MIZAN_SPOOL_DIR") ?? join(dataDir, "spool")),

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { availableParallelism } from "node:os";
 import { describe, it } from "node:test";
 import { ConfigError, loadConfig } from "../src/config.js";
 
@@ -34,6 +35,7 @@ describe("configuration", () => {
         maxJsonBytes: 4 * 1024 ** 3,
         maxInflateRatio: 100,
         maxClaimBytes: 1024 ** 2,
+        checkThreads: Math.min(availableParallelism(), 8),
         resultsDays: 7,
         spool: "file",
         spoolDir: true,

@@ -175,6 +175,7 @@ async function spooledUpload(
       maxJsonBytes: settings.maxJsonBytes,
       maxInflateRatio: settings.maxInflateRatio,
       maxClaimBytes: settings.maxClaimBytes,
+      checkThreads: settings.checkThreads,
     });
   } catch (error) {
     await spool.abort();

@@ -2,54 +2,30 @@ import { promisify } from "node:util";
 import { gunzip, gzip } from "node:zlib";
 import type { ColumnarBatchView } from "../../../engine/fwa/types.js";
 import type { Db } from "../../../platform/db/db.js";
-import type { BatchClaimInput } from "../claim.js";
 import { spoolPartsRepo } from "../repo.js";
-import { PartAssembler, partOfBytes } from "./parts.js";
+import { partOfBytes } from "./parts.js";
 import type { BatchSpool, SpooledBatch, SpoolWriter } from "./spool.js";
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
 /**
- * An upload's claims in column parts (spool/parts.ts), each part compressed as it is sealed (zlib's thread
- * pool, beside the parsing) and inserted in order: at most two parts wait at a time, so memory stays a few
- * parts whatever the batch's size.
+ * An upload's column parts, each compressed as it comes (zlib's thread pool, beside the parsing) and
+ * inserted in order: at most two parts wait at a time, so memory stays a few parts whatever the batch's size.
  */
 class PartWriter implements SpoolWriter {
   private parts = 0;
   private waiting = 0;
   private writing: Promise<void> = Promise.resolve();
   private failure: unknown;
-  private readonly assembler = new PartAssembler((part, claims) => this.insert(part, claims));
 
   constructor(
     private readonly db: Db,
     private readonly batchId: string,
   ) {}
 
-  append(claim: BatchClaimInput, jsonBytes: number): void {
-    this.assembler.add(claim, jsonBytes);
-  }
-
-  async ready(): Promise<void> {
-    if (this.failure !== undefined) throw this.failure;
-    if (this.waiting > 1) await this.writing;
-  }
-
-  async finish() {
-    this.assembler.end();
-    await this.writing;
-    return { spool_path: null, spool_parts: this.parts };
-  }
-
-  async abort(): Promise<void> {
-    await this.writing.catch(() => {});
-    // what cannot be removed now the retention purges (claims-batch/retention.ts)
-    await spoolPartsRepo.remove(this.db, this.batchId).catch(() => {});
-  }
-
-  /** a sealed part, compressed at once and inserted after the parts before it */
-  private insert(data: Uint8Array, claims: number): void {
+  /** the part compressed at once and inserted after the parts before it */
+  append(data: Uint8Array, claims: number): void {
     const part = { batchId: this.batchId, part: ++this.parts, claims, bytes: data.length };
     const compressed = gzipAsync(data, { level: 1 });
     compressed.catch(() => {}); // surfaced by the insert that awaits it
@@ -60,6 +36,22 @@ class PartWriter implements SpoolWriter {
     this.writing.catch((error: unknown) => {
       this.failure ??= error;
     });
+  }
+
+  async ready(): Promise<void> {
+    if (this.failure !== undefined) throw this.failure;
+    if (this.waiting > 1) await this.writing;
+  }
+
+  async finish() {
+    await this.writing;
+    return { spool_path: null, spool_parts: this.parts };
+  }
+
+  async abort(): Promise<void> {
+    await this.writing.catch(() => {});
+    // what cannot be removed now the retention purges (claims-batch/retention.ts)
+    await spoolPartsRepo.remove(this.db, this.batchId).catch(() => {});
   }
 }
 

@@ -3,7 +3,7 @@ import { access, mkdir, open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { ColumnarBatchView } from "../../../engine/fwa/types.js";
 import { wholeLinesOf } from "./lines.js";
-import { PartAssembler, partOfBytes } from "./parts.js";
+import { partOfBytes } from "./parts.js";
 import type { BatchSpool, SpooledBatch, SpoolWriter } from "./spool.js";
 
 const exists = (path: string) =>
@@ -48,20 +48,18 @@ function fileWriter(dir: string, name: string): SpoolWriter {
   const stream = createWriteStream(path, { highWaterMark: 4 * 1024 * 1024 });
   const failed = new Promise<never>((_resolve, reject) => stream.once("error", reject));
   failed.catch(() => {}); // surfaced by ready() and finish()
-  const assembler = new PartAssembler((part) => {
-    const length = Buffer.alloc(LENGTH_BYTES);
-    length.writeUInt32LE(part.length, 0);
-    stream.write(length);
-    stream.write(part);
-  });
   return {
-    append: (claim, jsonBytes) => assembler.add(claim, jsonBytes),
+    append(part) {
+      const length = Buffer.alloc(LENGTH_BYTES);
+      length.writeUInt32LE(part.length, 0);
+      stream.write(length);
+      stream.write(part);
+    },
     async ready() {
       if (stream.writableNeedDrain)
         await Promise.race([new Promise<void>((resolve) => stream.once("drain", () => resolve())), failed]);
     },
     async finish() {
-      assembler.end();
       await new Promise<void>((resolve, reject) =>
         stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
       );

@@ -1,7 +1,6 @@
 import type { SpoolKind } from "../../../config.js";
 import type { ColumnarBatchView } from "../../../engine/fwa/types.js";
 import type { Db } from "../../../platform/db/db.js";
-import type { BatchClaimInput } from "../claim.js";
 import type { BatchRow } from "../repo.js";
 import { databaseSpool } from "./database-spool.js";
 import { fileSpool } from "./file-spool.js";
@@ -12,10 +11,10 @@ export type SpoolPlace = Pick<BatchRow, "spool_path" | "spool_parts">;
 /** a batch whose spool is read or removed */
 export type SpooledBatch = Pick<BatchRow, "id"> & SpoolPlace;
 
-/** an upload's spool while the upload streams in: its accepted claims in order, gathered into column parts */
+/** an upload's spool while the upload streams in: its claims in order, as parts of columns (columns/part.ts) */
 export interface SpoolWriter {
-  /** one accepted claim, and the bytes of JSON it was parsed from (which bound a part's size) */
-  append(claim: BatchClaimInput, jsonBytes: number): void;
+  /** the next part, encoded, and how many claims it holds */
+  append(part: Uint8Array, claims: number): void;
   /** resolves once more lines may be appended (the writer has caught up); rejects when writing failed */
   ready(): Promise<void>;
   /** every line written; answers where the batch's row finds them */
@@ -26,7 +25,7 @@ export interface SpoolWriter {
 
 /**
  * Where accepted batches wait for their analysis (README "Batch claims service"): the upload writes a
- * batch's claims as parts of columns (spool/parts.ts), the analysis reads the parts, and they go once the
+ * batch's claims as parts of columns (upload/claim-chunk.ts), the analysis reads the parts, and they go once the
  * batch is done.
  */
 export interface BatchSpool {

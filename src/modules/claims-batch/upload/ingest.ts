@@ -6,16 +6,13 @@ import { Compile } from "typebox/compile";
 import { drainBody } from "../../../platform/http/drain.js";
 import { DateOnly } from "../../../platform/http/schemas.js";
 import { fieldProblems, type SchemaError } from "../../../platform/http/validation.js";
-import { BatchClaim, type BatchClaimInput } from "../claim.js";
 import type { SpoolWriter } from "../spool/spool.js";
+import { chunkChecker } from "./chunk-checker.js";
+import { ChunkedChecks } from "./chunks.js";
+import { type CheckedChunk, MAX_SHOWN, type UploadProblem } from "./claim-chunk.js";
 import { BatchSyntaxError, ClaimTooLarge, createClaimSplitter } from "./splitter.js";
 
-/** a problem of an upload as the spec's 400 lists it; claim_index null for the batch itself */
-export interface UploadProblem {
-  field: string;
-  reason: string;
-  claim_index: number | null;
-}
+export { MAX_SHOWN, type UploadProblem };
 
 export interface IngestOutcome {
   root: { start_date?: string; end_date?: string; description?: string; batch_reference_id?: string };
@@ -29,9 +26,6 @@ export interface IngestOutcome {
   receivedBytes: number;
 }
 
-/** the problems an upload's answer and event list; all are counted */
-export const MAX_SHOWN = 100;
-
 export const BatchRoot = Type.Object({
   start_date: DateOnly(),
   end_date: DateOnly(),
@@ -39,7 +33,6 @@ export const BatchRoot = Type.Object({
   batch_reference_id: Type.String({ minLength: 1, maxLength: 100 }),
 });
 
-const checkClaim = Compile(BatchClaim);
 const checkRoot = Compile(BatchRoot);
 
 /** below this much JSON any inflation is accepted: the ratio guard needs a sample before it judges */
@@ -67,9 +60,10 @@ export class UploadTooLarge extends Error {
 }
 
 /**
- * Streams an upload through gunzip (when compressed) and the claim splitter: each claim is parsed and
- * checked on its own, and while the batch is still valid goes to the spool, which builds its columns (the
- * analysis does not parse it again). Problems are collected with
+ * Streams an upload through gunzip (when compressed) and the claim splitter: the claims are gathered into
+ * chunks, each checked in a thread beside the stream (chunks.ts): every claim parsed and checked on its own,
+ * and the columns of a chunk without problems built and spooled while the batch is still valid (the analysis
+ * does not parse them again). Problems are collected with
  * their claim index, the first MAX_SHOWN kept, all counted. The caps end the upload as soon as they are
  * passed: the body as sent, the JSON once decompressed (a small gzip can expand enormously), and each
  * claim's JSON (so one upload holds at most one claim's bytes, whatever a claim holds).
@@ -85,6 +79,8 @@ export async function ingestBatch(
     maxInflateRatio: number;
     /** one claim's JSON may not exceed this many bytes (checked as it streams, before it is kept) */
     maxClaimBytes: number;
+    /** threads that check the claims beside the stream (0: on the stream's own thread) */
+    checkThreads: number;
   },
 ): Promise<IngestOutcome> {
   const problems: UploadProblem[] = [];
@@ -98,27 +94,17 @@ export async function ingestBatch(
   let jsonBytes = 0;
   const spool = options.spool;
 
-  const splitter = createClaimSplitter(
-    (bytes, index) => {
-      let claim: unknown;
-      try {
-        claim = JSON.parse(bytes.toString("utf8"));
-      } catch {
-        problem({ field: `claims[${index}]`, reason: "is not valid JSON", claim_index: index });
-        return;
-      }
-      if (!checkClaim.Check(claim)) {
-        for (const found of fieldProblems(checkClaim.Errors(claim) as unknown as SchemaError[], "claim"))
-          problem({ field: `claims[${index}].${found.field}`, reason: found.reason, claim_index: index });
-        return;
-      }
-      const valid = claim as BatchClaimInput;
-      totalItems += valid.claim_items.length;
-      if (problemCount > 0) return; // an invalid batch is never analysed: stop spooling
-      spool.append(valid, bytes.length);
-    },
-    { maxClaimBytes: options.maxClaimBytes },
-  );
+  // each chunk's answer, in the claims' order: its problems listed, its part spooled while the batch is valid
+  const checks = new ChunkedChecks(chunkChecker(options.checkThreads), (checked: CheckedChunk) => {
+    totalItems += checked.items;
+    problemCount += checked.problemCount;
+    for (const found of checked.problems) if (problems.length < MAX_SHOWN) problems.push(found);
+    // an invalid batch is never analysed: spooling stops at its first problem
+    if (problemCount === 0 && checked.part !== undefined) spool.append(checked.part, checked.claims);
+  });
+  const splitter = createClaimSplitter((bytes, index) => checks.add(bytes, index), {
+    maxClaimBytes: options.maxClaimBytes,
+  });
 
   const counted = new Transform({
     transform(chunk: Buffer, _encoding, done) {
@@ -151,11 +137,14 @@ export async function ingestBatch(
         if (!(error instanceof BatchSyntaxError)) throw error;
         syntaxError = error;
       }
+      await checks.caughtUp();
       await spool.ready();
     }
     const failed = await piped;
     if (failed !== undefined) throw failed;
+    await checks.finish();
   } catch (error) {
+    checks.abandon();
     body.unpipe(counted);
     for (const stage of stages) (stage as Readable).destroy?.();
     await drainBody(body);

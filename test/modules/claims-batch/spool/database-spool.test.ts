@@ -7,7 +7,7 @@ import { after, before, describe, it } from "node:test";
 import { gzipSync } from "node:zlib";
 import { batchAnalysisJob } from "../../../../src/modules/claims-batch/job.js";
 import { batchRepo, spoolPartsRepo } from "../../../../src/modules/claims-batch/repo.js";
-import { SPOOL_PART_BYTES } from "../../../../src/modules/claims-batch/spool/parts.js";
+import { CHUNK_BYTES } from "../../../../src/modules/claims-batch/upload/claim-chunk.js";
 import { silentLog, startTestApp, type TestContext, testConfig } from "../../../helpers.js";
 import { batchBody, batchClaim, claimsCall, tokenFor, uploadBatch, waitForBatch } from "../fixtures.js";
 
@@ -51,7 +51,7 @@ describe("the database spool", () => {
 
   it("writes a batch larger than a part in bounded parts, which another worker analyses and then removes", async () => {
     const claims = Array.from({ length: 10_000 }, (_, n) => batchClaim(n, {}, 4));
-    assert.ok(JSON.stringify(claims).length > 2 * SPOOL_PART_BYTES, "the batch spans three parts");
+    assert.ok(JSON.stringify(claims).length > 2 * CHUNK_BYTES, "the batch spans three parts");
     const batchId = await submit(claims);
 
     const parts = await partsOf(batchId);
@@ -59,7 +59,7 @@ describe("the database spool", () => {
       parts.map((row) => row.part),
       [1, 2, 3],
     );
-    for (const row of parts) assert.ok(row.bytes <= SPOOL_PART_BYTES, `part ${row.part}: ${row.bytes} bytes`);
+    for (const row of parts) assert.ok(row.bytes <= CHUNK_BYTES, `part ${row.part}: ${row.bytes} bytes`);
     assert.equal(
       parts.reduce((sum, row) => sum + row.claims, 0),
       10_000,

@@ -6,7 +6,7 @@ import { after, before, describe, it } from "node:test";
 import { decodeColumnPart } from "../../../../src/engine/fwa/columns/part.js";
 import { batchAnalysisJob } from "../../../../src/modules/claims-batch/job.js";
 import { batchRepo } from "../../../../src/modules/claims-batch/repo.js";
-import { SPOOL_PART_BYTES } from "../../../../src/modules/claims-batch/spool/parts.js";
+import { CHUNK_BYTES } from "../../../../src/modules/claims-batch/upload/claim-chunk.js";
 import { silentLog, startTestApp, type TestContext, testConfig } from "../../../helpers.js";
 import { batchBody, batchClaim, claimsCall, tokenFor, uploadBatch, waitForBatch } from "../fixtures.js";
 
@@ -60,7 +60,7 @@ describe("the file spool", () => {
 
   it("keeps an upload as parts of columns, each of a bounded share of the JSON, which the analysis joins", async () => {
     const claims = Array.from({ length: 10_000 }, (_, n) => batchClaim(n, {}, 4));
-    assert.ok(JSON.stringify(claims).length > 2 * SPOOL_PART_BYTES, "the batch spans three parts");
+    assert.ok(JSON.stringify(claims).length > 2 * CHUNK_BYTES, "the batch spans three parts");
     const batchId = await submit(claims);
     const batch = await batchRepo.findForWorker(ctx.db, batchId);
     assert.deepEqual([batch?.spool_path, batch?.spool_parts], [`${batchId}.parts`, null]);
