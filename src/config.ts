@@ -70,7 +70,7 @@ export interface BatchSettings {
    * a bomb (about 1,000:1) is refused after its first megabytes, a real batch (about 10:1) passes
    */
   maxInflateRatio: number;
-  /** one claim's JSON may not exceed this many bytes: an upload holds one claim at a time, so this bounds its memory */
+  /** one claim's JSON may not exceed this many bytes: an upload holds a few chunks and one claim beyond them */
   maxClaimBytes: number;
   /** threads that parse and check an upload's claims beside its stream, shared by the node's uploads (0: none) */
   checkThreads: number;
