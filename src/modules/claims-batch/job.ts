@@ -281,6 +281,8 @@ export function batchAnalysisJob(settings: BatchSettings): JobDefinition<Analysi
     retryDelaySeconds: 5,
     // a worker that dies mid-batch stops its heartbeat: the batch goes to the next worker after this
     heartbeatSeconds: 30,
+    // a client waits for its batch: the analysis starts as the upload commits, not at the next poll
+    startsAtOnce: true,
     handle: (data, context) => analyze(data, context, settings),
     giveUp: (data, error, context) => giveUp(data, error, context.db, context, settings.spoolDir),
   };

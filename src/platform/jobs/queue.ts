@@ -77,6 +77,12 @@ export interface JobDefinition<T extends object = object> {
    * jobs hold its own slots only. `orderOf` still runs the jobs of one key claimed together in order.
    */
   pool?: { slots: number; perGroup: number };
+  /**
+   * A job sent is started at once by a free worker of any node (a NOTIFY as its transaction commits), not
+   * at the worker's next poll: for rare jobs whose start a client waits for (a batch's analysis). Queues
+   * of one job at a time only (no `batchSize`, no `pool`).
+   */
+  startsAtOnce?: boolean;
   handle(data: T, context: JobContext): Promise<void>;
   /** called once, when the last attempt has failed: the job's own record must then say so */
   giveUp(data: T, error: unknown, context: JobContext): Promise<void>;
@@ -121,6 +127,9 @@ function lanesOf(definition: JobDefinition<object>, jobs: JobWithMetadata<object
   );
 }
 
+/** the channel on which a sent job of a `startsAtOnce` queue is announced, as "<schema>.<queue>" */
+const STARTS_AT_ONCE_CHANNEL = "mizan_job_sent";
+
 function bossFor(db: Db, databaseUrl: string | undefined, schema: string): PgBoss {
   // supervision (which retries jobs whose worker stopped sending heartbeats) runs every 10 s
   const common = { schema, superviseIntervalSeconds: 10, monitorIntervalSeconds: 10 };
@@ -152,6 +161,10 @@ export function createJobRunner(options: JobOptions): JobRunner {
   const { db } = options;
   const boss = bossFor(db, options.databaseUrl, options.schema);
   let started = false;
+  const startsAtOnce = new Set(options.definitions.filter((d) => d.startsAtOnce).map((d) => d.queue));
+  /** this process's workers of each startsAtOnce queue, woken when a job of it is announced */
+  const wakeable = new Map<string, string[]>();
+  let stopListening: (() => Promise<void>) | undefined;
 
   const queue: JobQueue = {
     async send(tx, name, data, sendOptions = {}) {
@@ -162,6 +175,8 @@ export function createJobRunner(options: JobOptions): JobRunner {
         ...(group === undefined ? {} : { group: { id: group } }),
       });
       if (id === null) throw new Error(`job queue ${name} refused a job`);
+      if (startsAtOnce.has(name))
+        await tx.query("SELECT pg_notify($1, $2)", [STARTS_AT_ONCE_CHANNEL, `${options.schema}.${name}`]);
       return id;
     },
     async sendCoalesced(tx, name, data, key, sendOptions = {}) {
@@ -331,13 +346,15 @@ export function createJobRunner(options: JobOptions): JobRunner {
     } as const;
     const batchSize = definition.batchSize ?? 1;
     if (batchSize === 1) {
-      await boss.work(
+      const worker = await boss.work(
         definition.queue,
         { ...polling, batchSize: 1 },
         async ([job]: JobWithMetadata<object>[]) => {
           if (job !== undefined) await run(definition, job, log);
         },
       );
+      if (definition.startsAtOnce)
+        wakeable.set(definition.queue, [...(wakeable.get(definition.queue) ?? []), worker]);
       return;
     }
     await boss.work(
@@ -367,10 +384,19 @@ export function createJobRunner(options: JobOptions): JobRunner {
         if (definition.schedule !== undefined) await boss.schedule(definition.queue, definition.schedule);
         if (options.concurrency > 0) await work(definition, log);
       }
+      if (wakeable.size > 0)
+        stopListening = await db.listen(STARTS_AT_ONCE_CHANNEL, (payload) => {
+          const dot = payload.indexOf(".");
+          if (payload.slice(0, dot) !== options.schema) return; // another deployment's queues
+          for (const worker of wakeable.get(payload.slice(dot + 1)) ?? []) boss.notifyWorker(worker);
+        });
     },
     async stop() {
       if (!started) return;
       started = false;
+      await stopListening?.();
+      stopListening = undefined;
+      wakeable.clear();
       // pooled jobs end (or are left to pg-boss's supervision) before pg-boss stops under them
       await Promise.all(pools.splice(0).map((pool) => pool.stop(20_000)));
       await boss.stop({ graceful: true, timeout: 20_000, close: db.jobsDatabase === undefined });

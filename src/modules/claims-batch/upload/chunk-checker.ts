@@ -8,11 +8,15 @@ interface Waiter {
   reject: (error: Error) => void;
 }
 
-/** a running check thread and the chunks it owes an answer */
+/** a running check thread, the chunks it owes an answer, and its end once idle */
 interface CheckThread {
   thread: Worker;
   waiting: Map<number, Waiter>;
+  idle?: NodeJS.Timeout;
 }
+
+/** a thread idle this long ends: its heap (tens of megabytes) is not kept for the next upload */
+const IDLE_MS = 5_000;
 
 /**
  * A thread that checks upload chunks (check-thread.ts), started on first use and shared by every upload; a
@@ -23,7 +27,9 @@ class ChunkChecker {
   private next = 0;
 
   check(chunk: ClaimChunk): Promise<CheckedChunk> {
-    const { thread, waiting } = this.current ?? this.start();
+    const current = this.current ?? this.start();
+    const { thread, waiting } = current;
+    clearTimeout(current.idle);
     const id = ++this.next;
     return new Promise((resolve, reject) => {
       waiting.set(id, { resolve, reject });
@@ -44,7 +50,10 @@ class ChunkChecker {
     thread.on("message", (answer: Answer) => {
       const waiter = waiting.get(answer.id);
       waiting.delete(answer.id);
-      if (waiting.size === 0) thread.unref();
+      if (waiting.size === 0) {
+        thread.unref();
+        started.idle = setTimeout(() => this.end(started), IDLE_MS).unref();
+      }
       if (answer.error === undefined) waiter?.resolve(answer.checked);
       else waiter?.reject(new Error(`an upload chunk's check failed: ${answer.error}`));
     });
@@ -56,6 +65,13 @@ class ChunkChecker {
     thread.on("error", fail);
     thread.on("exit", (code) => fail(new Error(`the upload check thread stopped (exit code ${code})`)));
     return started;
+  }
+
+  /** an idle thread ended; the next chunk starts another */
+  private end(idle: CheckThread): void {
+    if (this.current !== idle || idle.waiting.size > 0) return;
+    this.current = undefined;
+    void idle.thread.terminate();
   }
 }
 

@@ -1,0 +1,51 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { createJobRunner, type JobDefinition } from "../../../src/platform/jobs/queue.js";
+import { openTestDb, silentLog, TEST_DATABASE_URL, TEST_ENV, uniqueName } from "../../helpers.js";
+
+/** how long after its send a job of a queue so defined starts, with workers that poll every 30 s */
+async function startDelay(startsAtOnce: boolean): Promise<number | undefined> {
+  const db = await openTestDb();
+  let startedAt: number | undefined;
+  const definition: JobDefinition<object> = {
+    queue: uniqueName("starts").replace(/-/g, "_"),
+    retryLimit: 0,
+    heartbeatSeconds: 30,
+    startsAtOnce,
+    handle: async () => {
+      startedAt = Date.now();
+    },
+    giveUp: async () => {},
+  };
+  const runner = createJobRunner({
+    db,
+    databaseUrl: TEST_DATABASE_URL,
+    concurrency: 1,
+    definitions: [definition],
+    pollingIntervalSeconds: 30,
+    schema: TEST_ENV.MIZAN_JOBS_SCHEMA as string,
+  });
+  await runner.start(silentLog);
+  try {
+    await sleep(1_000); // the worker's first poll, as it starts, has found nothing
+    const sent = Date.now();
+    await db.transaction((tx) => runner.queue.send(tx, definition.queue, {}));
+    for (let waited = 0; startedAt === undefined && waited < 5_000; waited += 50) await sleep(50);
+    return startedAt === undefined ? undefined : startedAt - sent;
+  } finally {
+    await runner.stop();
+    await db.close();
+  }
+}
+
+describe("the job queue", () => {
+  it("starts a job of a startsAtOnce queue as its transaction commits, not at the next poll", async () => {
+    const delay = await startDelay(true);
+    assert.ok(delay !== undefined && delay < 2_000, `started after ${delay} ms`);
+  });
+
+  it("leaves a job of another queue to the next poll", async () => {
+    assert.equal(await startDelay(false), undefined, "not started within 5 s by workers polling every 30 s");
+  });
+});
