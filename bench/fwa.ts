@@ -171,7 +171,7 @@ function supportingReasons(
       byCode.set(f.code, code);
       code.items += 1;
       const c = view.itemClaim[item] as number;
-      for (const p of patternsOf.get(view.strings[view.claimId[c] as number] as string) ?? [])
+      for (const p of patternsOf.get(view.claimIds[c] as string) ?? [])
         code.claims.set(p, (code.claims.get(p) ?? new Set()).add(c));
     }
   return [...byCode].map(([code, { items, claims }]) => ({

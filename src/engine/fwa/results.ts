@@ -3,7 +3,7 @@
  * The batch service calls `claimResult` for each claim index in order (and writes its CSV rows,
  * modules/claims-batch/results.ts): the columns hold every id a result echoes, so the claims are read once.
  */
-import { defaultErpItemId, textOf } from "./columns/columnar.js";
+import { claimIdOf, defaultErpItemId, textOf } from "./columns/columnar.js";
 import {
   type BatchDecisions,
   type ColumnarBatchView,
@@ -61,7 +61,7 @@ function itemRangeOf(batch: ColumnarBatchView, claimIndex: number): [number, num
 /** an item's erp_item_id: as submitted, else the default from its claim's id and place */
 function erpItemIdOf(batch: ColumnarBatchView, claimId: string, first: number, itemIndex: number): string {
   const id = batch.itemErpId[itemIndex] ?? NO_ERP_ITEM_ID;
-  return id === NO_ERP_ITEM_ID ? defaultErpItemId(claimId, itemIndex - first) : textOf(batch, id);
+  return id === NO_ERP_ITEM_ID ? defaultErpItemId(claimId, itemIndex - first) : (batch.erpItemIds[id] ?? "");
 }
 
 /** The result of claim `claimIndex`, from the columns and the decisions alone (its ids are echoed). */
@@ -72,7 +72,7 @@ export function claimResult(
   context: ResultContext,
 ): ClaimResult {
   const [first, end] = itemRangeOf(batch, claimIndex);
-  const claimId = textOf(batch, batch.claimId[claimIndex] as number);
+  const claimId = claimIdOf(batch, claimIndex);
   const claimItems: ClaimItemResult[] = [];
   for (let itemIndex = first; itemIndex < end; itemIndex += 1) {
     const findings = decisions.itemFindings.get(itemIndex) ?? NO_REASONS;
@@ -114,7 +114,7 @@ export function claimResultJson(
   for (let itemIndex = first; itemIndex < end; itemIndex += 1)
     if (decisions.itemFindings.has(itemIndex))
       return JSON.stringify(claimResult(batch, decisions, claimIndex, context));
-  const claimId = textOf(batch, batch.claimId[claimIndex] as number);
+  const claimId = claimIdOf(batch, claimIndex);
   const items: string[] = [];
   for (let itemIndex = first; itemIndex < end; itemIndex += 1) {
     const erpId = erpItemIdOf(batch, claimId, first, itemIndex);

@@ -63,7 +63,8 @@ export interface ColumnarBatchView {
   // per claim
   /** items of claim c are firstItem[c] .. firstItem[c + 1] - 1 (length claimCount + 1) */
   readonly firstItem: Int32Array;
-  readonly claimId: Int32Array;
+  /** each claim's claim_id, by claim index: echoed and named in reasons, never compared (not interned) */
+  readonly claimIds: readonly string[];
   readonly claimType: Uint8Array;
   readonly claimSubType: Uint8Array;
   readonly isEmergency: Uint8Array;
@@ -93,10 +94,12 @@ export interface ColumnarBatchView {
   readonly itemAdmission: Int32Array;
   readonly itemDischarge: Int32Array;
   /**
-   * an item's erp_item_id (its index in `strings`) where it is not the default `${claim_id}-${n}` (n its
+   * an item's erp_item_id (its index in `erpItemIds`) where it is not the default `${claim_id}-${n}` (n its
    * 1-based place), else NO_ERP_ITEM_ID: the results echo it without reading the claims again
    */
   readonly itemErpId: Int32Array;
+  /** the erp_item_ids itemErpId points to, apart from `strings` (which size the detectors' lookups) */
+  readonly erpItemIds: readonly string[];
 }
 
 export const NO_DATE = -2_147_483_648;

@@ -292,7 +292,7 @@ describe("fwa results", () => {
     const claims = [claim({ claim_items: [item({ erp_item_id: "C-1-1" }), item({ erp_item_id: "X-9" })] })];
     const view = viewOf(claims);
     assert.deepEqual(
-      [...view.itemErpId].map((id) => (id === NO_ERP_ITEM_ID ? null : view.strings[id])),
+      [...view.itemErpId].map((id) => (id === NO_ERP_ITEM_ID ? null : view.erpItemIds[id])),
       [null, "X-9"],
     );
     const decisions = analyzeBatch(view, [], { flagThreshold: 0.5 });

@@ -1,8 +1,9 @@
 /**
  * Pass one of the batch analysis: claims go in one by one as the spool is read, and come out as columns
  * (ColumnarBatchView). Columns are typed arrays that double as they fill. Identifiers and codes are interned
- * into one string table (`strings`), each kind through its own map: claim ids, member ids, provider ids,
- * ph ids, diagnosis codes, service codes. Within a kind, equal texts have equal indexes, so detectors
+ * into one string table (`strings`), each kind through its own map: member ids, provider ids, ph ids,
+ * diagnosis codes, service codes. Claim ids and erp item ids, one of a kind and only ever echoed, are kept
+ * apart as they come (`claimIds`, `erpItemIds`): the detectors size their lookups by `strings`. Within a kind, equal texts have equal indexes, so detectors
  * compare by index; across kinds they may not (a member id equal to a provider id has two indexes): compare
  * texts there. One map per kind keeps each map small (service codes: thousands, not a million entries),
  * which makes interning about three times faster than one shared map on a million items.
@@ -83,7 +84,8 @@ const COPIED_ITEM_COLUMNS = ["quantity", "unitAmount", "itemAdmission", "itemDis
 
 class Builder implements ColumnarBuilder {
   private readonly strings: string[] = [];
-  private readonly claimIds = new Map<string, number>();
+  private readonly claimIds: string[] = [];
+  private readonly erpItemIds: string[] = [];
   private readonly memberIds = new Map<string, number>();
   private readonly providerIds = new Map<string, number>();
   private readonly phIds = new Map<string, number>();
@@ -98,7 +100,6 @@ class Builder implements ColumnarBuilder {
 
   // per claim (firstItem and firstSecondary hold one more)
   private firstItem: Int32Array;
-  private claimId: Int32Array;
   private claimType: Uint8Array;
   private claimSubType: Uint8Array;
   private isEmergency: Uint8Array;
@@ -130,7 +131,6 @@ class Builder implements ColumnarBuilder {
     const claims = Math.max(16, hint.claims ?? 1024);
     const items = Math.max(16, hint.items ?? claims * 4);
     this.firstItem = new Int32Array(claims + 1);
-    this.claimId = new Int32Array(claims);
     this.claimType = new Uint8Array(claims);
     this.claimSubType = new Uint8Array(claims);
     this.isEmergency = new Uint8Array(claims);
@@ -178,10 +178,9 @@ class Builder implements ColumnarBuilder {
   }
 
   private growClaims(needed: number): void {
-    let n = this.claimId.length * 2;
+    let n = this.claimType.length * 2;
     while (n < needed) n *= 2;
     this.firstItem = grown(this.firstItem, n + 1);
-    this.claimId = grown(this.claimId, n);
     this.claimType = grown(this.claimType, n);
     this.claimSubType = grown(this.claimSubType, n);
     this.isEmergency = grown(this.isEmergency, n);
@@ -223,8 +222,8 @@ class Builder implements ColumnarBuilder {
   add(claim: BatchClaimInput): void {
     if (this.finished) throw new Error("the columnar builder is finished");
     const c = this.claims;
-    if (c === this.claimId.length) this.growClaims(c + 1);
-    this.claimId[c] = this.intern(this.claimIds, claim.claim_id);
+    if (c === this.claimType.length) this.growClaims(c + 1);
+    this.claimIds.push(claim.claim_id);
     this.claimType[c] = code(CLAIM_TYPE, claim.claim_type);
     this.claimSubType[c] = code(CLAIM_SUB_TYPE, claim.claim_sub_type);
     this.isEmergency[c] = claim.is_emergency === true ? 1 : 0;
@@ -254,10 +253,9 @@ class Builder implements ColumnarBuilder {
     if (this.items + items.length > this.itemClaim.length) this.growItems(this.items + items.length);
     for (const [n, item] of items.entries()) {
       const i = this.items++;
-      // item ids are one of a kind: kept in the strings without a lookup to intern them
       this.itemErpId[i] =
         item.erp_item_id !== undefined && item.erp_item_id !== defaultErpItemId(claim.claim_id, n)
-          ? this.strings.push(item.erp_item_id) - 1
+          ? this.erpItemIds.push(item.erp_item_id) - 1
           : NO_ERP_ITEM_ID;
       this.itemClaim[i] = c;
       this.serviceCode[i] = this.intern(this.serviceCodes, item.service_code);
@@ -279,7 +277,7 @@ class Builder implements ColumnarBuilder {
     const claimBase = this.claims;
     const itemBase = this.items;
     const secondaryBase = this.secondaries;
-    if (claimBase + part.claimCount > this.claimId.length) this.growClaims(claimBase + part.claimCount);
+    if (claimBase + part.claimCount > this.claimType.length) this.growClaims(claimBase + part.claimCount);
     if (itemBase + part.itemCount > this.itemClaim.length) this.growItems(itemBase + part.itemCount);
     this.makeRoomForSecondaries(secondaryBase + part.secondaryDiagnoses.length);
     // each of the part's strings is of one kind: its index here, once interned
@@ -294,7 +292,7 @@ class Builder implements ColumnarBuilder {
     };
     for (let c = 0; c < part.claimCount; c++) {
       const to = claimBase + c;
-      this.claimId[to] = intern(this.claimIds, at(part.claimId, c));
+      this.claimIds.push(part.claimIds[c] ?? "");
       this.memberId[to] = intern(this.memberIds, at(part.memberId, c));
       this.providerId[to] = intern(this.providerIds, at(part.providerId, c));
       this.phId[to] = intern(this.phIds, at(part.phId, c));
@@ -305,7 +303,7 @@ class Builder implements ColumnarBuilder {
       for (let i = at(part.firstItem, c); i < at(part.firstItem, c + 1); i++) {
         const erp = at(part.itemErpId, i);
         this.itemErpId[itemBase + i] =
-          erp === NO_ERP_ITEM_ID ? NO_ERP_ITEM_ID : this.strings.push(part.strings[erp] ?? "") - 1;
+          erp === NO_ERP_ITEM_ID ? NO_ERP_ITEM_ID : this.erpItemIds.push(part.erpItemIds[erp] ?? "") - 1;
         this.serviceCode[itemBase + i] = intern(this.serviceCodes, at(part.serviceCode, i));
         this.itemClaim[itemBase + i] = claimBase + at(part.itemClaim, i);
       }
@@ -322,8 +320,7 @@ class Builder implements ColumnarBuilder {
   finish(): ColumnarBatchView {
     this.finished = true;
     // the lookups only served interning: a batch of millions of ids would keep them through the analysis
-    for (const lookup of [this.claimIds, this.memberIds, this.providerIds, this.phIds, this.serviceCodes])
-      lookup.clear();
+    for (const lookup of [this.memberIds, this.providerIds, this.phIds, this.serviceCodes]) lookup.clear();
     this.diagnoses.clear();
     this.diagnosisSpellings.clear();
     const claims = this.claims;
@@ -333,7 +330,7 @@ class Builder implements ColumnarBuilder {
       itemCount: items,
       strings: this.strings,
       firstItem: this.firstItem.subarray(0, claims + 1),
-      claimId: this.claimId.subarray(0, claims),
+      claimIds: this.claimIds,
       claimType: this.claimType.subarray(0, claims),
       claimSubType: this.claimSubType.subarray(0, claims),
       isEmergency: this.isEmergency.subarray(0, claims),
@@ -359,6 +356,7 @@ class Builder implements ColumnarBuilder {
       itemAdmission: this.itemAdmission.subarray(0, items),
       itemDischarge: this.itemDischarge.subarray(0, items),
       itemErpId: this.itemErpId.subarray(0, items),
+      erpItemIds: this.erpItemIds,
     };
   }
 }
@@ -370,6 +368,9 @@ export const defaultErpItemId = (claimId: string, n: number): string => `${claim
 export function createColumnarBuilder(hint: ColumnarSizeHint = {}): ColumnarBuilder {
   return new Builder(hint);
 }
+
+/** a claim's claim_id */
+export const claimIdOf = (batch: ColumnarBatchView, claim: number): string => batch.claimIds[claim] ?? "";
 
 /** the text of an interned index */
 export const textOf = (batch: ColumnarBatchView, id: number): string => batch.strings[id] ?? "";

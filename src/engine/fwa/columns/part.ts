@@ -1,8 +1,8 @@
 /**
  * A part of a batch's columns as bytes. The upload builds every few megabytes of claims into columns and
  * spools them so; the analysis appends the parts (ColumnarBuilder.addPart) instead of parsing the JSON a
- * second time. Layout: "MZC1", the header's length (u32, little-endian), the header as JSON (the counts
- * and the part's strings), then each column of PART_COLUMNS in that order, each starting at
+ * second time. Layout: "MZC1", the header's length (u32, little-endian), the header as JSON (the counts,
+ * the part's strings, claim ids and erp item ids), then each column of PART_COLUMNS in that order, each starting at
  * a multiple of 8 bytes from the part's start.
  */
 import type { ColumnarBatchView } from "../types.js";
@@ -24,7 +24,6 @@ type Extent = "claims" | "bounds" | "items" | "secondaries";
 
 const PART_COLUMNS: readonly (readonly [ColumnName, TypedArrayOf, Extent])[] = [
   ["firstItem", Int32Array, "bounds"],
-  ["claimId", Int32Array, "claims"],
   ["claimType", Uint8Array, "claims"],
   ["claimSubType", Uint8Array, "claims"],
   ["isEmergency", Uint8Array, "claims"],
@@ -57,6 +56,8 @@ interface PartHeader {
   items: number;
   secondaries: number;
   strings: string[];
+  claimIds: string[];
+  erpItemIds: string[];
 }
 
 const aligned = (offset: number) => (offset + 7) & ~7;
@@ -68,6 +69,8 @@ export function encodeColumnPart(part: ColumnarBatchView): Uint8Array {
     items: part.itemCount,
     secondaries: part.secondaryDiagnoses.length,
     strings: [...part.strings],
+    claimIds: [...part.claimIds],
+    erpItemIds: [...part.erpItemIds],
   };
   const headerBytes = new TextEncoder().encode(JSON.stringify(header));
   let size = aligned(8 + headerBytes.length);
@@ -118,5 +121,7 @@ export function decodeColumnPart(encoded: Uint8Array): ColumnarBatchView {
     claimCount: header.claims,
     itemCount: header.items,
     strings: header.strings,
+    claimIds: header.claimIds,
+    erpItemIds: header.erpItemIds,
   };
 }

@@ -12,7 +12,7 @@
  * shared items of both are flagged, each naming the other claim; an item in several pairs keeps its
  * strongest. The member's claims are read in date order (stats/batch.ts, claimsByMember).
  */
-import { at, textOf } from "../columns/columnar.js";
+import { at, claimIdOf, textOf } from "../columns/columnar.js";
 import { isoOfDay } from "../columns/days.js";
 import { flag } from "../findings.js";
 import { NEAR_DUPLICATE } from "../sensitivity.js";
@@ -152,7 +152,7 @@ export const nearDuplicateDetector: Detector = {
       const services = at(batch.firstItem, own + 1) - at(batch.firstItem, own);
       const cause =
         `service ${textOf(batch, at(batch.serviceCode, i))} is also billed for this member by provider ` +
-        `${textOf(batch, at(batch.providerId, other))} in claim ${textOf(batch, at(batch.claimId, other))} ` +
+        `${textOf(batch, at(batch.providerId, other))} in claim ${claimIdOf(batch, other)} ` +
         `on ${isoOfDay(at(batch.claimDate, other))}, ${apart === 1 ? "1 day" : `${count(apart)} days`} apart; ` +
         `${count(pair.shared)} of this claim's ${count(services)} services repeat there` +
         (pair.sameDiagnosis

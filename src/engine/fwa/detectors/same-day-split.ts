@@ -7,7 +7,7 @@
  * flagged. The member's claims are read in date order (stats/batch.ts, claimsByMember).
  */
 import { BATCH_CLAIM_TYPES } from "../columns/claim.js";
-import { at, textOf } from "../columns/columnar.js";
+import { at, claimIdOf, textOf } from "../columns/columnar.js";
 import { isoOfDay } from "../columns/days.js";
 import { flag } from "../findings.js";
 import { SPLIT } from "../sensitivity.js";
@@ -126,7 +126,7 @@ function report(batch: ColumnarBatchView, sink: FindingSink, claims: number[], t
   let score = byClaims[Math.min(parts.length - 2, byClaims.length - 1)] as number;
   if (sameDiagnosis) score = combine(score, SPLIT.sameDiagnosis);
   if (small) score = combine(score, SPLIT.smallParts);
-  const ids = parts.slice(0, 5).map((c) => textOf(batch, at(batch.claimId, c)));
+  const ids = parts.slice(0, 5).map((c) => claimIdOf(batch, c));
   const cause =
     `${count(parts.length)} ${(BATCH_CLAIM_TYPES[type] ?? "").toLowerCase()} claims of this member at provider ` +
     `${textOf(batch, at(batch.providerId, firstClaim))} on ${isoOfDay(at(batch.claimDate, firstClaim))} ` +

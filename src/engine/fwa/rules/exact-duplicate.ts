@@ -13,7 +13,7 @@
  * the item count, a power of two): no strings, no per-item objects, 8 MB for a million items.
  */
 import { decimalOf } from "../../money.js";
-import { at, textOf } from "../columns/columnar.js";
+import { at, claimIdOf, textOf } from "../columns/columnar.js";
 import { isoOfDay } from "../columns/days.js";
 import { reject } from "../findings.js";
 import type { ColumnarBatchView, Detector, FindingSink } from "../types.js";
@@ -100,7 +100,7 @@ function report(batch: ColumnarBatchView, sink: FindingSink, item: number, origi
   if (originalClaim !== claim) {
     const cause =
       `same member, provider, claim date ${isoOfDay(at(batch.claimDate, claim))}, ${what} as item ${position} ` +
-      `of the earlier claim ${textOf(batch, at(batch.claimId, originalClaim))}`;
+      `of the earlier claim ${claimIdOf(batch, originalClaim)}`;
     sink.item(item, reject(EXACT_DUPLICATE_CLAIM_CODE, "Duplicate of an earlier claim", cause, true));
   } else {
     const cause = `repeats item ${position} of this claim: same ${what}`;

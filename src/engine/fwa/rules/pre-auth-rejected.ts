@@ -5,7 +5,7 @@
  * from an approval that exists, which a rejected one is not. Every item of the claim; the batch carries no
  * item-level authorization. It rejects; not by itself an FWA case.
  */
-import { at, PRE_AUTH, textOf } from "../columns/columnar.js";
+import { at, claimIdOf, PRE_AUTH, textOf } from "../columns/columnar.js";
 import { reject } from "../findings.js";
 import type { ColumnarBatchView, Detector, FindingSink } from "../types.js";
 
@@ -16,7 +16,7 @@ export const preAuthRejectedRule: Detector = {
   run(batch: ColumnarBatchView, sink: FindingSink): void {
     for (let c = 0; c < batch.claimCount; c += 1) {
       if (at(batch.preAuthStatus, c) !== PRE_AUTH.REJECTED) continue;
-      const cause = `the pre-authorization of claim ${textOf(batch, at(batch.claimId, c))} is REJECTED`;
+      const cause = `the pre-authorization of claim ${claimIdOf(batch, c)} is REJECTED`;
       sink.claim(c, reject(PRE_AUTH_REJECTED_CODE, "Pre-authorization rejected", cause, false));
     }
   },

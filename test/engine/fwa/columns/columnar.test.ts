@@ -63,8 +63,9 @@ describe("fwa columnar builder", () => {
     assert.equal(view.itemClaim.length, view.itemCount);
 
     const text = (id: number | undefined) => view.strings[id as number];
-    assert.equal(text(view.claimId[0]), "C-1");
-    assert.equal(text(view.claimId[39]), "C-40");
+    assert.equal(view.claimIds[0], "C-1");
+    assert.equal(view.claimIds[39], "C-40");
+    assert.ok(!view.strings.includes("C-1"), "claim ids are not interned with the codes");
     assert.equal(view.memberId[0], view.memberId[39], "one member id, one index");
     assert.equal(text(view.primaryDiagnosis[0]), "E119");
     assert.deepEqual([...view.firstSecondary.subarray(0, 3)], [0, 2, 3]);

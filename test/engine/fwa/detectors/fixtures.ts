@@ -40,9 +40,7 @@ export function claimsWith(result: Run, code: string): string[] {
   const ids = new Set<string>();
   for (const [i, findings] of result.items) {
     if (findings.some((f) => f.code === code)) {
-      ids.add(
-        result.view.strings[result.view.claimId[result.view.itemClaim[i] as number] as number] as string,
-      );
+      ids.add(result.view.claimIds[result.view.itemClaim[i] as number] as string);
     }
   }
   return [...ids].sort();

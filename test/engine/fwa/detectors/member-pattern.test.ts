@@ -52,8 +52,7 @@ describe("fwa member patterns", () => {
       [...shopper.map((c) => c.claim_id), "D-other"].sort(),
     );
     const at = (id: string) => {
-      const c = result.view.strings.indexOf(id);
-      const index = [...result.view.claimId].indexOf(c);
+      const index = result.view.claimIds.indexOf(id);
       return result.items.get(result.view.firstItem[index] as number)?.[0] as Finding;
     };
     const complaint = at("D-0");
