@@ -15,8 +15,8 @@ interface CheckThread {
   idle?: NodeJS.Timeout;
 }
 
-/** a thread idle this long ends: its heap (tens of megabytes) is not kept for the next upload */
-const IDLE_MS = 5_000;
+/** a thread idle this long ends: its heap (tens of megabytes) is not kept beside the analysis that follows */
+const IDLE_MS = 1_000;
 
 /**
  * A thread that checks upload chunks (check-thread.ts), started on first use and shared by every upload; a
