@@ -1,12 +1,13 @@
 /**
- * Pass one of the batch analysis: claims go in one by one as the spool is read, and come out as columns
- * (ColumnarBatchView). Columns are typed arrays that double as they fill. Identifiers and codes are interned
+ * A batch's claims as columns (ColumnarBatchView): the upload adds each part's claims one by one into a
+ * builder of its own (encoded by columns/part.ts), and the analysis's pass one joins the parts. Columns are typed arrays that double as they fill. Identifiers and codes are interned
  * into one string table (`strings`), each kind through its own map: member ids, provider ids, ph ids,
  * diagnosis codes, service codes. Claim ids and erp item ids, one of a kind and only ever echoed, are kept
- * apart as they come (`claimIds`, `erpItemIds`): the detectors size their lookups by `strings`. Within a kind, equal texts have equal indexes, so detectors
- * compare by index; across kinds they may not (a member id equal to a provider id has two indexes): compare
- * texts there. One map per kind keeps each map small (service codes: thousands, not a million entries),
- * which makes interning about three times faster than one shared map on a million items.
+ * apart as they come (`claimIds`, `erpItemIds`): the detectors size their lookups by `strings`. Within a
+ * kind, equal texts have equal indexes, so detectors compare by index; across kinds they may not (a member
+ * id equal to a provider id has two indexes): compare texts there. One map per kind keeps each map small
+ * (service codes: thousands, not a million entries), which makes interning about three times faster than
+ * one shared map on a million items.
  * Diagnosis codes are interned normalized (no dot, upper case; E11.9 and e119 are one index), with the
  * submitted spelling remembered so each spelling is normalized once; service codes and ids as sent.
  *

@@ -63,10 +63,10 @@ export class UploadTooLarge extends Error {
  * Streams an upload through gunzip (when compressed) and the claim splitter: the claims are gathered into
  * chunks, each checked in a thread beside the stream (chunks.ts): every claim parsed and checked on its own,
  * and the columns of a chunk without problems built and spooled while the batch is still valid (the analysis
- * does not parse them again). Problems are collected with
- * their claim index, the first MAX_SHOWN kept, all counted. The caps end the upload as soon as they are
- * passed: the body as sent, the JSON once decompressed (a small gzip can expand enormously), and each
- * claim's JSON (so one upload holds at most one claim's bytes, whatever a claim holds).
+ * does not parse them again). Problems are collected with their claim index, the first MAX_SHOWN kept, all
+ * counted. The caps end the upload as soon as they are passed: the body as sent, the JSON once decompressed
+ * (a small gzip can expand enormously), and each claim's JSON (so an upload holds a few chunks and at most
+ * one claim beyond them, whatever a claim holds).
  */
 export async function ingestBatch(
   body: Readable,
