@@ -4,8 +4,8 @@ import type { BatchSettings } from "../../config.js";
 import { analyzeBatch } from "../../engine/fwa/analyze.js";
 import { createColumnarBuilder, textOf } from "../../engine/fwa/columns/columnar.js";
 import { tenantFeaturesOf } from "../../engine/fwa/model/tenant-model.js";
-import type { EntityRanking } from "../../engine/fwa/ranking/entity.js";
-import { rankMembers } from "../../engine/fwa/ranking/members.js";
+import type { RankedEntities } from "../../engine/fwa/ranking/entity.js";
+import { memberRanking } from "../../engine/fwa/ranking/members.js";
 import { providerEvidence, rankProviders } from "../../engine/fwa/ranking/providers.js";
 import { FWA_DETECTORS } from "../../engine/fwa/registry.js";
 import { claimResultJson } from "../../engine/fwa/results.js";
@@ -67,11 +67,11 @@ async function writeRankings(
   batchId: string,
   attempt: number,
   view: RankingView,
-  rows: EntityRanking[],
+  ranking: RankedEntities,
 ): Promise<void> {
   const writes = new PagePipeline();
-  for (let from = 0; from < rows.length; from += RESULT_PAGE_CLAIMS) {
-    const page = rows.slice(from, from + RESULT_PAGE_CLAIMS);
+  for (let from = 0; from < ranking.count; from += RESULT_PAGE_CLAIMS) {
+    const page = ranking.rows(from, from + RESULT_PAGE_CLAIMS);
     await writes.add(async () =>
       batchRepo.insertResultPage(db, {
         batchId,
@@ -87,9 +87,26 @@ async function writeRankings(
   await writes.drain();
 }
 
-/** pages of results: every claim in `all`, and each in the view of its status */
+/** a page being written: its claims' JSON so far, as UTF-8 in a buffer reused from page to page */
+interface PendingPage {
+  bytes: Buffer;
+  length: number;
+  claims: number;
+  items: number;
+  page: number;
+}
+
+const OPEN_BRACKET = 0x5b;
+const COMMA = 0x2c;
+const CLOSE_BRACKET = 0x5d;
+
+/**
+ * Pages of results: every claim in `all`, and each in the view of its status. A claim's JSON goes at once
+ * into its pages' buffers, so it dies young: kept as strings until the page is full, a page's claims
+ * outlived the collector's young generation and grew the heap with the batch.
+ */
 class PageWriter {
-  private readonly pending = new Map<ResultView, { claims: string[]; items: number; page: number }>();
+  private readonly pending = new Map<ResultView, PendingPage>();
   private readonly writes = new PagePipeline();
   constructor(
     private readonly db: Db,
@@ -104,26 +121,42 @@ class PageWriter {
   }
 
   private async append(view: ResultView, items: number, json: string): Promise<void> {
-    const page = this.pending.get(view) ?? { claims: [], items: 0, page: 1 };
-    this.pending.set(view, page);
-    page.claims.push(json);
+    let page = this.pending.get(view);
+    if (page === undefined) {
+      page = { bytes: Buffer.allocUnsafe(1024 ** 2), length: 0, claims: 0, items: 0, page: 1 };
+      this.pending.set(view, page);
+    }
+    // UTF-8 takes at most three bytes for each UTF-16 unit, and the separator one
+    const room = page.length + 3 * json.length + 2;
+    if (room > page.bytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(room, 2 * page.bytes.length));
+      page.bytes.copy(grown, 0, 0, page.length);
+      page.bytes = grown;
+    }
+    page.bytes[page.length++] = page.claims === 0 ? OPEN_BRACKET : COMMA;
+    page.length += page.bytes.write(json, page.length);
+    page.claims++;
     page.items += items;
-    if (page.claims.length === RESULT_PAGE_CLAIMS) await this.flush(view);
+    if (page.claims === RESULT_PAGE_CLAIMS) await this.flush(view);
   }
 
   private async flush(view: ResultView): Promise<void> {
     const page = this.pending.get(view);
-    if (page === undefined || page.claims.length === 0) return;
-    this.pending.set(view, { claims: [], items: 0, page: page.page + 1 });
-    const json = `[${page.claims.join(",")}]`;
+    if (page === undefined || page.claims === 0) return;
+    page.bytes[page.length++] = CLOSE_BRACKET;
+    // the buffer takes the next page at once: the write gets a copy
+    const json = Buffer.from(page.bytes.subarray(0, page.length));
+    const { claims, items } = page;
+    const number = page.page;
+    Object.assign(page, { length: 0, claims: 0, items: 0, page: number + 1 });
     await this.writes.add(async () =>
       batchRepo.insertResultPage(this.db, {
         batchId: this.batchId,
         attempt: this.attempt,
         view,
-        page: page.page,
-        claims: page.claims.length,
-        items: page.items,
+        page: number,
+        claims,
+        items,
         data: await gzipAsync(json, { level: 1 }),
       }),
     );
@@ -198,8 +231,12 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
   }
   await pages.finish();
   const evidence = providerEvidence(view, decisions);
-  await writeRankings(db, batch.id, attempt, "providers", rankProviders(view, evidence, model));
-  await writeRankings(db, batch.id, attempt, "members", rankMembers(view, decisions));
+  const providers = rankProviders(view, evidence, model);
+  await writeRankings(db, batch.id, attempt, "providers", {
+    count: providers.length,
+    rows: (from, to) => providers.slice(from, to),
+  });
+  await writeRankings(db, batch.id, attempt, "members", memberRanking(view, decisions));
   const availableUntil = new Date(Date.now() + settings.resultsDays * 86_400_000);
   const features = evidence.map((e) => ({
     provider_id: textOf(view, e.tally.provider),

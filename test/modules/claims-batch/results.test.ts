@@ -208,6 +208,25 @@ describe("batch analysis across failures", () => {
     assert.ok(!existsSync(join(settings.spoolDir, `${batchId}.parts`)), "the spool is gone");
   });
 
+  it("echoes ids in any script byte for byte, in every view of the results", async () => {
+    const arabic = batchClaim(1, { claim_id: 'مطالبة ✓ "١"' });
+    const { token, batchId } = await submit([arabic, batchClaim(2)]);
+    await job.handle({ batchId }, contextWith(new AbortController().signal));
+    await waitForBatch(ctx.app, token, batchId);
+    for (const query of ["", "?filter=approved"]) {
+      const page = await claimsCall(ctx.app, token, {
+        method: "GET",
+        url: `/v1/claims/batch/${batchId}/results${query}`,
+      });
+      const claim = page.json().claims[0];
+      assert.deepEqual(
+        [claim.claim_id, claim.erp_claim_id, claim.claim_items[0].erp_claim_item_id],
+        ['مطالبة ✓ "١"', 'مطالبة ✓ "١"', "C-1-I0"],
+        query,
+      );
+    }
+  });
+
   it("fails a batch visibly, with PROCESSING_ERROR and batch.failed, when its attempts run out", async () => {
     const { token, batchId } = await submit([batchClaim(1)]);
     mkdirSync(settings.spoolDir, { recursive: true });

@@ -38,7 +38,8 @@ export interface Flags {
   evidenced: number;
 }
 
-const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
+/** a score as rankings give it: four decimals */
+export const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
 
 /** findings about the provider as a whole: its own terms weigh them, so its flags term leaves them out */
 const PROVIDER_LEVEL: ReadonlySet<string> = new Set([PROVIDER_PROFILE_CODE]);
@@ -126,6 +127,13 @@ export function entityRanking(
     flaggedAmount: flags.amount,
     reasons: reasons.map(({ code, description, cause }) => ({ code, description, cause })),
   };
+}
+
+/** a ranking's entities in order, each row built when asked for (a page at a time) */
+export interface RankedEntities {
+  count: number;
+  /** the rows of places from..to-1 (0-based) */
+  rows(from: number, to: number): EntityRanking[];
 }
 
 export const byRisk = (a: EntityRanking, b: EntityRanking): number =>
