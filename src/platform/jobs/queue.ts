@@ -162,8 +162,9 @@ export function createJobRunner(options: JobOptions): JobRunner {
   const boss = bossFor(db, options.databaseUrl, options.schema);
   let started = false;
   const startsAtOnce = new Set(options.definitions.filter((d) => d.startsAtOnce).map((d) => d.queue));
-  /** this process's workers of each startsAtOnce queue, woken when a job of it is announced */
-  const wakeable = new Map<string, string[]>();
+  /** this process's worker of each startsAtOnce queue, by the announcement of its jobs ("<schema>.<queue>") */
+  const wakeable = new Map<string, string>();
+  const announcementOf = (queue: string) => `${options.schema}.${queue}`;
   let stopListening: (() => Promise<void>) | undefined;
 
   const queue: JobQueue = {
@@ -176,7 +177,7 @@ export function createJobRunner(options: JobOptions): JobRunner {
       });
       if (id === null) throw new Error(`job queue ${name} refused a job`);
       if (startsAtOnce.has(name))
-        await tx.query("SELECT pg_notify($1, $2)", [STARTS_AT_ONCE_CHANNEL, `${options.schema}.${name}`]);
+        await tx.query("SELECT pg_notify($1, $2)", [STARTS_AT_ONCE_CHANNEL, announcementOf(name)]);
       return id;
     },
     async sendCoalesced(tx, name, data, key, sendOptions = {}) {
@@ -353,8 +354,7 @@ export function createJobRunner(options: JobOptions): JobRunner {
           if (job !== undefined) await run(definition, job, log);
         },
       );
-      if (definition.startsAtOnce)
-        wakeable.set(definition.queue, [...(wakeable.get(definition.queue) ?? []), worker]);
+      if (definition.startsAtOnce) wakeable.set(announcementOf(definition.queue), worker);
       return;
     }
     await boss.work(
@@ -385,10 +385,10 @@ export function createJobRunner(options: JobOptions): JobRunner {
         if (options.concurrency > 0) await work(definition, log);
       }
       if (wakeable.size > 0)
+        // another deployment's announcements (another schema) find no worker here
         stopListening = await db.listen(STARTS_AT_ONCE_CHANNEL, (payload) => {
-          const dot = payload.indexOf(".");
-          if (payload.slice(0, dot) !== options.schema) return; // another deployment's queues
-          for (const worker of wakeable.get(payload.slice(dot + 1)) ?? []) boss.notifyWorker(worker);
+          const worker = wakeable.get(payload);
+          if (worker !== undefined) boss.notifyWorker(worker);
         });
     },
     async stop() {

@@ -110,9 +110,3 @@ function distinctProviders(batch: ColumnarBatchView, keys: number): Int32Array {
     }
   return providers;
 }
-
-/** every member's row, in ranking order */
-export function rankMembers(batch: ColumnarBatchView, decisions: BatchDecisions): EntityRanking[] {
-  const ranking = memberRanking(batch, decisions);
-  return ranking.rows(0, ranking.count);
-}

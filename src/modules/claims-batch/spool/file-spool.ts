@@ -1,6 +1,7 @@
 import { createReadStream, createWriteStream } from "node:fs";
 import { access, mkdir, open, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { decodeColumnPart } from "../../../engine/fwa/columns/part.js";
 import type { ColumnarBatchView } from "../../../engine/fwa/types.js";
 import { wholeLinesOf } from "./lines.js";
 import { partOfBytes } from "./parts.js";
@@ -15,7 +16,7 @@ const exists = (path: string) =>
 /** a part's length before its bytes, in the spool file */
 const LENGTH_BYTES = 4;
 
-/** a spool file's parts in order, each read whole */
+/** a spool file's parts in order, each read whole (a file of parts holds nothing else) */
 async function* readParts(path: string): AsyncGenerator<ColumnarBatchView> {
   const file = await open(path, "r");
   try {
@@ -29,7 +30,7 @@ async function* readParts(path: string): AsyncGenerator<ColumnarBatchView> {
       const part = Buffer.allocUnsafeSlow(bytes);
       await file.read(part, 0, bytes, position + LENGTH_BYTES);
       position += LENGTH_BYTES + bytes;
-      yield partOfBytes(part);
+      yield decodeColumnPart(part);
     }
   } finally {
     await file.close();

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeBatch } from "../../../../src/engine/fwa/analyze.js";
 import { byRisk } from "../../../../src/engine/fwa/ranking/entity.js";
-import { memberRanking, rankMembers } from "../../../../src/engine/fwa/ranking/members.js";
+import { memberRanking } from "../../../../src/engine/fwa/ranking/members.js";
 import { FWA_DETECTORS } from "../../../../src/engine/fwa/registry.js";
 import { claim, item, viewOf } from "../fixtures.js";
 
@@ -26,7 +26,7 @@ describe("the member ranking", () => {
   const view = viewOf(claims);
   const decisions = analyzeBatch(view, FWA_DETECTORS, { flagThreshold: 0.5 });
   const ranking = memberRanking(view, decisions);
-  const rows = rankMembers(view, decisions);
+  const rows = ranking.rows(0, ranking.count);
 
   it("ranks every member once, in byRisk's order, with its own figures", () => {
     assert.equal(ranking.count, 61);
