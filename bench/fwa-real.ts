@@ -37,7 +37,7 @@ import {
   rankProviders,
 } from "../src/engine/fwa/ranking/providers.js";
 import { FWA_DETECTORS } from "../src/engine/fwa/registry.js";
-import type { BatchDecisions, ColumnarBatchView } from "../src/engine/fwa/types.js";
+import { type BatchDecisions, type ColumnarBatchView, statusOf } from "../src/engine/fwa/types.js";
 import { BatchClaim, type BatchClaimInput } from "../src/modules/claims-batch/claim.js";
 // (registers the formats BatchClaim refers to)
 import "../src/platform/http/validation.js";
@@ -192,7 +192,7 @@ function flagFigures(batches: readonly Analysed[], labels: Map<string, boolean>)
   let flaggedFraud = 0;
   for (const { view, decisions } of batches)
     for (let c = 0; c < view.claimCount; c += 1) {
-      const isFlagged = decisions.claimStatus[c] !== "approved";
+      const isFlagged = statusOf(decisions.claimStatus[c]) !== "approved";
       const label = labels.get(view.strings[view.providerId[c] as number] as string);
       claims += 1;
       if (isFlagged) flagged += 1;

@@ -12,7 +12,7 @@
  */
 import { Compile } from "typebox/compile";
 import { analyzeBatch } from "../src/engine/fwa/analyze.js";
-import { createColumnarBuilder } from "../src/engine/fwa/columns/columnar.js";
+import { claimIdOf, createColumnarBuilder } from "../src/engine/fwa/columns/columnar.js";
 // the detectors benchmarked (this one line switches the set)
 import { FWA_DETECTORS as DETECTORS } from "../src/engine/fwa/registry.js";
 import type { BatchDecisions, ColumnarBatchView } from "../src/engine/fwa/types.js";
@@ -171,7 +171,7 @@ function supportingReasons(
       byCode.set(f.code, code);
       code.items += 1;
       const c = view.itemClaim[item] as number;
-      for (const p of patternsOf.get(view.claimIds[c] as string) ?? [])
+      for (const p of patternsOf.get(claimIdOf(view, c)) ?? [])
         code.claims.set(p, (code.claims.get(p) ?? new Set()).add(c));
     }
   return [...byCode].map(([code, { items, claims }]) => ({

@@ -1,6 +1,6 @@
 /** Holds an analysis' decisions against the ground truth of the injected patterns (figures.ts says how). */
 import { rocAuc } from "../../src/engine/fwa/model/quality.js";
-import type { BatchDecisions, ColumnarBatchView } from "../../src/engine/fwa/types.js";
+import { type BatchDecisions, type ColumnarBatchView, statusOf } from "../../src/engine/fwa/types.js";
 import type { BatchClaimInput } from "../../src/modules/claims-batch/claim.js";
 import { FWA_PATTERNS, type FwaPattern, PATTERN_ENTITY, PATTERN_KIND, type TruthRecord } from "../types.js";
 import {
@@ -70,7 +70,7 @@ export function evaluate(
       cleanClaims += 1;
     }
 
-  const predicted = (item: number): boolean => decisions.itemStatus[item] !== "approved";
+  const predicted = (item: number): boolean => statusOf(decisions.itemStatus[item]) !== "approved";
   const score = (item: number): number => decisions.itemScore[item] as number;
 
   // finding codes: the patterns of the labelled items carrying each (on predicted-positive items)

@@ -2,7 +2,16 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createColumnarBuilder } from "../../src/engine/fwa/columns/columnar.js";
 import { rocAuc } from "../../src/engine/fwa/model/quality.js";
-import type { BatchDecisions, Finding, ItemStatus } from "../../src/engine/fwa/types.js";
+import {
+  type BatchDecisions,
+  type Finding,
+  ITEM_STATUSES,
+  type ItemStatus,
+} from "../../src/engine/fwa/types.js";
+
+const codesOf = (statuses: ItemStatus[]) =>
+  Uint8Array.from(statuses, (status) => ITEM_STATUSES.indexOf(status));
+
 import type { BatchClaimInput } from "../../src/modules/claims-batch/claim.js";
 import {
   ENTITY_THRESHOLD,
@@ -88,7 +97,7 @@ describe("FWA benchmark figures", () => {
       "approved",
     ];
     const decisions: BatchDecisions = {
-      itemStatus: status,
+      itemStatus: codesOf(status),
       itemScore: Float32Array.from([0.1, 0.6, 0.9, 0.7, 0.4, 1, 0]),
       itemFindings: new Map([
         [1, [finding("X", 0.6)]],
@@ -96,7 +105,7 @@ describe("FWA benchmark figures", () => {
         [3, [finding("Y", 0.5), finding("Z", 0.4)]],
         [5, [finding("Z", 1)]],
       ]),
-      claimStatus: ["flagged", "flagged", "flagged", "rejected", "approved"],
+      claimStatus: codesOf(["flagged", "flagged", "flagged", "rejected", "approved"]),
       summary: { approved: 1, flagged: 3, rejected: 1, FWA_cases: 4 },
       providerScore: new Map([[view.providerId[3] as number, 0.8]]),
       memberScore: new Map(),

@@ -15,13 +15,13 @@
  * Findings are kept only for items that have any (a Map by item index); a claim-level finding is one
  * object shared by the claim's items. Deterministic: reasons keep the order the detectors emitted them in.
  */
-import type {
-  BatchDecisions,
-  ColumnarBatchView,
-  Detector,
-  Finding,
-  FindingSink,
-  ItemStatus,
+import {
+  type BatchDecisions,
+  type ColumnarBatchView,
+  type Detector,
+  type Finding,
+  type FindingSink,
+  ITEM_STATUSES,
 } from "./types.js";
 
 export interface AnalyzeOptions {
@@ -29,7 +29,7 @@ export interface AnalyzeOptions {
   flagThreshold: number;
 }
 
-const STATUS: readonly ItemStatus[] = ["approved", "flagged", "rejected"];
+// the codes of ITEM_STATUSES
 const APPROVED = 0;
 const FLAGGED = 1;
 const REJECTED = 2;
@@ -48,7 +48,7 @@ export function analyzeBatch(
   }
   const { findings: itemFindings, providerScore, memberScore } = collect(batch, detectors);
 
-  const itemStatus: ItemStatus[] = new Array<ItemStatus>(batch.itemCount).fill("approved");
+  const itemStatus = new Uint8Array(batch.itemCount);
   const itemScore = new Float32Array(batch.itemCount);
   const claimRank = new Uint8Array(batch.claimCount);
   const claimFwa = new Uint8Array(batch.claimCount);
@@ -74,21 +74,18 @@ export function analyzeBatch(
     if (rank === APPROVED && standsAlone && score >= threshold) rank = FLAGGED;
     const fwa = fwaReject || (fwaStandsAlone && 1 - keepFwa >= threshold);
     itemScore[item] = score;
-    itemStatus[item] = STATUS[rank] as ItemStatus;
+    itemStatus[item] = rank;
     const claim = batch.itemClaim[item] as number;
     if (rank > (claimRank[claim] as number)) claimRank[claim] = rank;
     if (fwa) claimFwa[claim] = 1;
   }
 
-  const claimStatus: ItemStatus[] = new Array<ItemStatus>(batch.claimCount);
   const summary = { approved: 0, flagged: 0, rejected: 0, FWA_cases: 0 };
   for (let c = 0; c < batch.claimCount; c += 1) {
-    const status = STATUS[claimRank[c] as number] as ItemStatus;
-    claimStatus[c] = status;
-    summary[status] += 1;
+    summary[ITEM_STATUSES[claimRank[c] as number] ?? "approved"] += 1;
     summary.FWA_cases += claimFwa[c] as number;
   }
-  return { itemStatus, itemScore, itemFindings, claimStatus, summary, providerScore, memberScore };
+  return { itemStatus, itemScore, itemFindings, claimStatus: claimRank, summary, providerScore, memberScore };
 }
 
 interface Collected {

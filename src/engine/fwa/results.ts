@@ -4,12 +4,14 @@
  * modules/claims-batch/results.ts): the columns hold every id a result echoes, so the claims are read once.
  */
 import { claimIdOf, defaultErpItemId, textOf } from "./columns/columnar.js";
+import { textAt } from "./columns/texts.js";
 import {
   type BatchDecisions,
   type ColumnarBatchView,
   type Finding,
   type ItemStatus,
   NO_ERP_ITEM_ID,
+  statusOf,
 } from "./types.js";
 
 export interface ReasonResult {
@@ -61,7 +63,7 @@ function itemRangeOf(batch: ColumnarBatchView, claimIndex: number): [number, num
 /** an item's erp_item_id: as submitted, else the default from its claim's id and place */
 function erpItemIdOf(batch: ColumnarBatchView, claimId: string, first: number, itemIndex: number): string {
   const id = batch.itemErpId[itemIndex] ?? NO_ERP_ITEM_ID;
-  return id === NO_ERP_ITEM_ID ? defaultErpItemId(claimId, itemIndex - first) : (batch.erpItemIds[id] ?? "");
+  return id === NO_ERP_ITEM_ID ? defaultErpItemId(claimId, itemIndex - first) : textAt(batch.erpItemIds, id);
 }
 
 /** The result of claim `claimIndex`, from the columns and the decisions alone (its ids are echoed). */
@@ -78,7 +80,7 @@ export function claimResult(
     const findings = decisions.itemFindings.get(itemIndex) ?? NO_REASONS;
     claimItems.push({
       erp_claim_item_id: erpItemIdOf(batch, claimId, first, itemIndex),
-      status: decisions.itemStatus[itemIndex] ?? "approved",
+      status: statusOf(decisions.itemStatus[itemIndex]),
       ai_score: roundScore(decisions.itemScore[itemIndex] ?? 0),
       reasons: findings.map((finding, k) => ({
         id: `${context.batchId}:${itemIndex}:${k + 1}`,
@@ -93,7 +95,7 @@ export function claimResult(
   }
   return {
     claim_id: claimId,
-    status: decisions.claimStatus[claimIndex] ?? "approved",
+    status: statusOf(decisions.claimStatus[claimIndex]),
     erp_claim_id: claimId,
     provider_id: textOf(batch, batch.providerId[claimIndex] as number),
     claim_items: claimItems,
@@ -118,14 +120,14 @@ export function claimResultJson(
   const items: string[] = [];
   for (let itemIndex = first; itemIndex < end; itemIndex += 1) {
     const erpId = erpItemIdOf(batch, claimId, first, itemIndex);
-    const status = decisions.itemStatus[itemIndex] ?? "approved";
+    const status = statusOf(decisions.itemStatus[itemIndex]);
     const score = roundScore(decisions.itemScore[itemIndex] ?? 0);
     items.push(
       `{"erp_claim_item_id":${JSON.stringify(erpId)},"status":"${status}","ai_score":${score},"reasons":[]}`,
     );
   }
   const id = JSON.stringify(claimId);
-  const status = decisions.claimStatus[claimIndex] ?? "approved";
+  const status = statusOf(decisions.claimStatus[claimIndex]);
   const provider = JSON.stringify(textOf(batch, batch.providerId[claimIndex] as number));
   return `{"claim_id":${id},"status":"${status}","erp_claim_id":${id},"provider_id":${provider},"claim_items":[${items.join(",")}]}`;
 }

@@ -4,8 +4,15 @@
  * status, score and reasons. Pure: no I/O, no clock (the analysis time is an argument).
  */
 import type { BatchClaimInput } from "./columns/claim.js";
+import type { PackedTexts } from "./columns/texts.js";
 
 export type ItemStatus = "approved" | "flagged" | "rejected";
+
+/** the statuses by their code in BatchDecisions: 0 approved, 1 flagged, 2 rejected (the worse, the higher) */
+export const ITEM_STATUSES: readonly ItemStatus[] = ["approved", "flagged", "rejected"];
+
+/** the status a code of BatchDecisions stands for */
+export const statusOf = (code: number | undefined): ItemStatus => ITEM_STATUSES[code ?? 0] ?? "approved";
 
 /** what a detector found about one item; shown in the results as a reason */
 export interface Finding {
@@ -64,7 +71,7 @@ export interface ColumnarBatchView {
   /** items of claim c are firstItem[c] .. firstItem[c + 1] - 1 (length claimCount + 1) */
   readonly firstItem: Int32Array;
   /** each claim's claim_id, by claim index: echoed and named in reasons, never compared (not interned) */
-  readonly claimIds: readonly string[];
+  readonly claimIds: PackedTexts;
   readonly claimType: Uint8Array;
   readonly claimSubType: Uint8Array;
   readonly isEmergency: Uint8Array;
@@ -99,7 +106,7 @@ export interface ColumnarBatchView {
    */
   readonly itemErpId: Int32Array;
   /** the erp_item_ids itemErpId points to, apart from `strings` (which size the detectors' lookups) */
-  readonly erpItemIds: readonly string[];
+  readonly erpItemIds: PackedTexts;
 }
 
 export const NO_DATE = -2_147_483_648;
@@ -109,12 +116,14 @@ export const NO_ERP_ITEM_ID = -1;
 
 /** the settled analysis: by item index, with claim statuses and the summary */
 export interface BatchDecisions {
-  itemStatus: ItemStatus[];
+  /** by item, a code of ITEM_STATUSES: a byte each, not a reference the collector walks, at ten million items */
+  itemStatus: Uint8Array;
   /** 0..1 */
   itemScore: Float32Array;
   /** findings of items that have any */
   itemFindings: Map<number, Finding[]>;
-  claimStatus: ItemStatus[];
+  /** by claim, a code of ITEM_STATUSES: its worst item's */
+  claimStatus: Uint8Array;
   summary: { approved: number; flagged: number; rejected: number; FWA_cases: number };
   /** entity scores the detectors reported (the highest per entity), by interned provider or member id */
   providerScore: Map<number, number>;

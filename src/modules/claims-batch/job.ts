@@ -9,7 +9,12 @@ import { memberRanking } from "../../engine/fwa/ranking/members.js";
 import { providerEvidence, rankProviders } from "../../engine/fwa/ranking/providers.js";
 import { FWA_DETECTORS } from "../../engine/fwa/registry.js";
 import { claimResultJson } from "../../engine/fwa/results.js";
-import type { BatchDecisions, ColumnarBatchView, ItemStatus } from "../../engine/fwa/types.js";
+import {
+  type BatchDecisions,
+  type ColumnarBatchView,
+  type ItemStatus,
+  statusOf,
+} from "../../engine/fwa/types.js";
 import { recordAudit } from "../../platform/audit/audit.js";
 import type { Db } from "../../platform/db/db.js";
 import { publicFailure } from "../../platform/jobs/failure.js";
@@ -219,7 +224,7 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
   let index = 0;
   while (index < view.claimCount) {
     await pages.add(
-      decisions.claimStatus[index] ?? "approved",
+      statusOf(decisions.claimStatus[index]),
       (view.firstItem[index + 1] as number) - (view.firstItem[index] as number),
       claimResultJson(view, decisions, index, { batchId: batch.id, analyzedAt }),
     );

@@ -13,7 +13,7 @@ import { flag } from "../../../src/engine/fwa/findings.js";
 import { RULE_DETECTORS } from "../../../src/engine/fwa/registry.js";
 import { claimResult, claimResultJson } from "../../../src/engine/fwa/results.js";
 import { DISCHARGE_BEFORE_ADMISSION_CODE } from "../../../src/engine/fwa/rules/discharge-before-admission.js";
-import type { Detector } from "../../../src/engine/fwa/types.js";
+import { type Detector, statusOf } from "../../../src/engine/fwa/types.js";
 import type { BatchClaimInput, BatchClaimItemInput } from "../../../src/modules/claims-batch/claim.js";
 
 const CLAIMS = 25_000;
@@ -141,7 +141,7 @@ describe("fwa generated batch of 100,000 items", () => {
       FWA_cases: 4 * per100,
     });
     const items = { approved: 0, flagged: 0, rejected: 0 };
-    for (const status of decisions.itemStatus) items[status] += 1;
+    for (const code of decisions.itemStatus) items[statusOf(code)] += 1;
     assert.deepEqual(items, { approved: 361 * per100, flagged: 1 * per100, rejected: 38 * per100 });
 
     const codes = new Map<string, number>();

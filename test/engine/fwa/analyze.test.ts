@@ -1,10 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeBatch } from "../../../src/engine/fwa/analyze.js";
+import { textAt } from "../../../src/engine/fwa/columns/texts.js";
 import { flag, reject, supportingFlag } from "../../../src/engine/fwa/findings.js";
 import { RULE_DETECTORS } from "../../../src/engine/fwa/registry.js";
 import { claimResult, claimResultJson } from "../../../src/engine/fwa/results.js";
-import { type Detector, type Finding, NO_ERP_ITEM_ID } from "../../../src/engine/fwa/types.js";
+import { type Detector, type Finding, NO_ERP_ITEM_ID, statusOf } from "../../../src/engine/fwa/types.js";
+
+const statuses = (codes: Uint8Array) => [...codes].map(statusOf);
+
 import { claim, item, viewOf } from "./fixtures.js";
 
 /** a detector that reports fixed findings: [itemIndex, finding] or ["claim", claimIndex, finding] */
@@ -47,7 +51,7 @@ describe("fwa analyzeBatch", () => {
       onItem(5, FLAG(0.7, true));
     });
     const decisions = analyzeBatch(viewOf(FOUR), [detector], { flagThreshold: 0.7 });
-    assert.deepEqual(decisions.itemStatus, [
+    assert.deepEqual(statuses(decisions.itemStatus), [
       "approved",
       "flagged",
       "rejected",
@@ -60,7 +64,7 @@ describe("fwa analyzeBatch", () => {
       [...decisions.itemScore].map((s) => Math.round(s * 1e6) / 1e6),
       [0.5, 0.75, 1, 1, 1, 0.7, 0.1],
     );
-    assert.deepEqual(decisions.claimStatus, ["flagged", "rejected", "flagged", "approved"]);
+    assert.deepEqual(statuses(decisions.claimStatus), ["flagged", "rejected", "flagged", "approved"]);
     assert.deepEqual(decisions.summary, { approved: 1, flagged: 2, rejected: 1, FWA_cases: 1 });
     assert.deepEqual([...decisions.itemFindings.keys()].sort(), [0, 1, 2, 3, 4, 5, 6]);
     assert.deepEqual(
@@ -82,7 +86,7 @@ describe("fwa analyzeBatch", () => {
       onItem(2, REJECT());
     });
     const decisions = analyzeBatch(viewOf(FOUR), [detector], { flagThreshold: 0.5 });
-    assert.deepEqual(decisions.itemStatus.slice(0, 3), ["approved", "flagged", "rejected"]);
+    assert.deepEqual(statuses(decisions.itemStatus).slice(0, 3), ["approved", "flagged", "rejected"]);
     assert.ok(Math.abs((decisions.itemScore[1] as number) - 0.51) < 1e-6);
     assert.equal(decisions.itemScore[2], 1);
   });
@@ -102,7 +106,7 @@ describe("fwa analyzeBatch", () => {
       onItem(6, FLAG(0.2, true));
     });
     const decisions = analyzeBatch(viewOf(FOUR), [detector], { flagThreshold: 0.5 });
-    assert.deepEqual(decisions.claimStatus, ["flagged", "rejected", "rejected", "flagged"]);
+    assert.deepEqual(statuses(decisions.claimStatus), ["flagged", "rejected", "rejected", "flagged"]);
     assert.deepEqual(decisions.summary, { approved: 0, flagged: 2, rejected: 2, FWA_cases: 2 });
   });
 
@@ -121,7 +125,7 @@ describe("fwa analyzeBatch", () => {
       onItem(6, REJECT());
     });
     const decisions = analyzeBatch(viewOf(FOUR), [detector], { flagThreshold: 0.5 });
-    assert.deepEqual(decisions.itemStatus.slice(0, 2), ["approved", "approved"]);
+    assert.deepEqual(statuses(decisions.itemStatus).slice(0, 2), ["approved", "approved"]);
     assert.ok(Math.abs((decisions.itemScore[0] as number) - 0.9) < 1e-6);
     assert.ok(Math.abs((decisions.itemScore[1] as number) - 0.96) < 1e-6);
     assert.deepEqual(
@@ -129,7 +133,7 @@ describe("fwa analyzeBatch", () => {
       [["FWA-TEST-S", true]],
     );
     assert.ok(Math.abs((decisions.itemScore[5] as number) - 0.52) < 1e-6);
-    assert.deepEqual(decisions.claimStatus, ["approved", "approved", "flagged", "rejected"]);
+    assert.deepEqual(statuses(decisions.claimStatus), ["approved", "approved", "flagged", "rejected"]);
     assert.deepEqual(decisions.summary, { approved: 2, flagged: 1, rejected: 1, FWA_cases: 1 });
   });
 
@@ -176,8 +180,8 @@ describe("fwa analyzeBatch", () => {
     const decisions = analyzeBatch(viewOf(FOUR), [detector], { flagThreshold: 1 });
     assert.equal(decisions.itemScore[0], 1);
     assert.equal(decisions.itemScore[5], 0);
-    assert.equal(decisions.itemStatus[0], "flagged");
-    assert.equal(decisions.itemStatus[5], "approved", "a FLAG finding does not flag by itself");
+    assert.equal(statusOf(decisions.itemStatus[0]), "flagged");
+    assert.equal(statusOf(decisions.itemStatus[5]), "approved", "a FLAG finding does not flag by itself");
     assert.deepEqual(decisions.summary, { approved: 2, flagged: 1, rejected: 1, FWA_cases: 1 });
   });
 
@@ -292,7 +296,7 @@ describe("fwa results", () => {
     const claims = [claim({ claim_items: [item({ erp_item_id: "C-1-1" }), item({ erp_item_id: "X-9" })] })];
     const view = viewOf(claims);
     assert.deepEqual(
-      [...view.itemErpId].map((id) => (id === NO_ERP_ITEM_ID ? null : view.erpItemIds[id])),
+      [...view.itemErpId].map((id) => (id === NO_ERP_ITEM_ID ? null : textAt(view.erpItemIds, id))),
       [null, "X-9"],
     );
     const decisions = analyzeBatch(view, [], { flagThreshold: 0.5 });

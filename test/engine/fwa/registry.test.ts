@@ -25,6 +25,7 @@ import {
 } from "../../../src/engine/fwa/rules/exact-duplicate.js";
 import { PRE_AUTH_REJECTED_CODE } from "../../../src/engine/fwa/rules/pre-auth-rejected.js";
 import { SERVICE_BEFORE_COVERAGE_CODE } from "../../../src/engine/fwa/rules/service-before-coverage.js";
+import { statusOf } from "../../../src/engine/fwa/types.js";
 import { day } from "./detectors/fixtures.js";
 import { claim, item, viewOf } from "./fixtures.js";
 import { run } from "./rules/fixtures.js";
@@ -148,6 +149,6 @@ describe("fwa detectors together", () => {
     // both are supporting evidence: their score reaches the threshold, yet nothing else stands
     // behind the item, so it is not flagged; its reasons stay
     assert.ok(findings.every((f) => f.supporting === true));
-    assert.equal(decisions.itemStatus[30], "approved");
+    assert.equal(statusOf(decisions.itemStatus[30]), "approved");
   });
 });

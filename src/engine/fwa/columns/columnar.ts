@@ -31,6 +31,7 @@ import {
   type BatchClaimInput,
 } from "./claim.js";
 import { dayOfText } from "./days.js";
+import { PackedTextsBuilder, textAt } from "./texts.js";
 
 export const GENDER = { MALE: 0, FEMALE: 1 } as const;
 export const PRE_AUTH = { NONE: 0, APPROVED: 1, REJECTED: 2, PENDING: 3 } as const;
@@ -85,8 +86,8 @@ const COPIED_ITEM_COLUMNS = ["quantity", "unitAmount", "itemAdmission", "itemDis
 
 class Builder implements ColumnarBuilder {
   private readonly strings: string[] = [];
-  private readonly claimIds: string[] = [];
-  private readonly erpItemIds: string[] = [];
+  private readonly claimIds: PackedTextsBuilder;
+  private readonly erpItemIds: PackedTextsBuilder;
   private readonly memberIds = new Map<string, number>();
   private readonly providerIds = new Map<string, number>();
   private readonly phIds = new Map<string, number>();
@@ -157,6 +158,8 @@ class Builder implements ColumnarBuilder {
     this.itemAdmission = new Int32Array(items);
     this.itemDischarge = new Int32Array(items);
     this.itemErpId = new Int32Array(items);
+    this.claimIds = new PackedTextsBuilder(claims);
+    this.erpItemIds = new PackedTextsBuilder(items);
   }
 
   private intern(ids: Map<string, number>, text: string): number {
@@ -256,7 +259,7 @@ class Builder implements ColumnarBuilder {
       const i = this.items++;
       this.itemErpId[i] =
         item.erp_item_id !== undefined && item.erp_item_id !== defaultErpItemId(claim.claim_id, n)
-          ? this.erpItemIds.push(item.erp_item_id) - 1
+          ? this.erpItemIds.push(item.erp_item_id)
           : NO_ERP_ITEM_ID;
       this.itemClaim[i] = c;
       this.serviceCode[i] = this.intern(this.serviceCodes, item.service_code);
@@ -291,9 +294,12 @@ class Builder implements ColumnarBuilder {
       }
       return id;
     };
+    this.claimIds.pushRun(part.claimIds, 0, part.claimCount);
+    // the part's erp ids are in its items' order, so each run of them keeps its order here
+    const erpBase = this.erpItemIds.size;
+    this.erpItemIds.pushRun(part.erpItemIds, 0, part.erpItemIds.count);
     for (let c = 0; c < part.claimCount; c++) {
       const to = claimBase + c;
-      this.claimIds.push(part.claimIds[c] ?? "");
       this.memberId[to] = intern(this.memberIds, at(part.memberId, c));
       this.providerId[to] = intern(this.providerIds, at(part.providerId, c));
       this.phId[to] = intern(this.phIds, at(part.phId, c));
@@ -303,8 +309,7 @@ class Builder implements ColumnarBuilder {
       this.firstSecondary[to + 1] = secondaryBase + at(part.firstSecondary, c + 1);
       for (let i = at(part.firstItem, c); i < at(part.firstItem, c + 1); i++) {
         const erp = at(part.itemErpId, i);
-        this.itemErpId[itemBase + i] =
-          erp === NO_ERP_ITEM_ID ? NO_ERP_ITEM_ID : this.erpItemIds.push(part.erpItemIds[erp] ?? "") - 1;
+        this.itemErpId[itemBase + i] = erp === NO_ERP_ITEM_ID ? NO_ERP_ITEM_ID : erpBase + erp;
         this.serviceCode[itemBase + i] = intern(this.serviceCodes, at(part.serviceCode, i));
         this.itemClaim[itemBase + i] = claimBase + at(part.itemClaim, i);
       }
@@ -331,7 +336,7 @@ class Builder implements ColumnarBuilder {
       itemCount: items,
       strings: this.strings,
       firstItem: this.firstItem.subarray(0, claims + 1),
-      claimIds: this.claimIds,
+      claimIds: this.claimIds.finish(),
       claimType: this.claimType.subarray(0, claims),
       claimSubType: this.claimSubType.subarray(0, claims),
       isEmergency: this.isEmergency.subarray(0, claims),
@@ -357,7 +362,7 @@ class Builder implements ColumnarBuilder {
       itemAdmission: this.itemAdmission.subarray(0, items),
       itemDischarge: this.itemDischarge.subarray(0, items),
       itemErpId: this.itemErpId.subarray(0, items),
-      erpItemIds: this.erpItemIds,
+      erpItemIds: this.erpItemIds.finish(),
     };
   }
 }
@@ -371,7 +376,7 @@ export function createColumnarBuilder(hint: ColumnarSizeHint = {}): ColumnarBuil
 }
 
 /** a claim's claim_id */
-export const claimIdOf = (batch: ColumnarBatchView, claim: number): string => batch.claimIds[claim] ?? "";
+export const claimIdOf = (batch: ColumnarBatchView, claim: number): string => textAt(batch.claimIds, claim);
 
 /** the text of an interned index */
 export const textOf = (batch: ColumnarBatchView, id: number): string => batch.strings[id] ?? "";

@@ -1,13 +1,16 @@
 /**
  * A part of a batch's columns as bytes. The upload builds every few megabytes of claims into columns and
  * spools them so; the analysis appends the parts (ColumnarBuilder.addPart) instead of parsing the JSON a
- * second time. Layout: "MZC1", the header's length (u32, little-endian), the header as JSON (the counts,
- * the part's strings, claim ids and erp item ids), then each column of PART_COLUMNS in that order, each starting at
- * a multiple of 8 bytes from the part's start.
+ * second time. Layout: "MZC2", the header's length (u32, little-endian), the header as JSON (the counts and
+ * the part's strings), then each column of PART_COLUMNS in that order, then the claim ids' and the erp item
+ * ids' offsets and bytes (texts.ts), each starting at a multiple of 8 bytes from the part's start. Parts of
+ * the first layout ("MZC1": the ids in the header, as JSON) are still read: a spool may outlive an upgrade.
  */
 import type { ColumnarBatchView } from "../types.js";
+import { packTexts } from "./texts.js";
 
-const MAGIC = [0x4d, 0x5a, 0x43, 0x31]; // "MZC1"
+const MAGIC = [0x4d, 0x5a, 0x43, 0x32]; // "MZC2"
+const FIRST_MAGIC = [0x4d, 0x5a, 0x43, 0x31]; // "MZC1"
 
 type ColumnName = {
   [K in keyof ColumnarBatchView]: ColumnarBatchView[K] extends Int32Array | Uint8Array | Float64Array
@@ -15,8 +18,8 @@ type ColumnName = {
     : never;
 }[keyof ColumnarBatchView];
 type Column = Int32Array | Uint8Array | Float64Array;
-interface TypedArrayOf {
-  new (buffer: ArrayBufferLike, byteOffset: number, length: number): Column;
+interface TypedArrayOf<T extends Column = Column> {
+  new (buffer: ArrayBufferLike, byteOffset: number, length: number): T;
   readonly BYTES_PER_ELEMENT: number;
 }
 /** how long a column is: per claim, per claim plus one (offsets), per item, per secondary diagnosis */
@@ -56,9 +59,22 @@ interface PartHeader {
   items: number;
   secondaries: number;
   strings: string[];
-  claimIds: string[];
-  erpItemIds: string[];
+  /** MZC2: how many erp item ids, and the byte lengths of both kinds of ids */
+  erpIds?: number;
+  claimIdBytes?: number;
+  erpIdBytes?: number;
+  /** MZC1: the ids themselves */
+  claimIds?: string[];
+  erpItemIds?: string[];
 }
+
+/** the ids' columns after PART_COLUMNS, in this order */
+const textColumnsOf = (part: ColumnarBatchView): Column[] => [
+  part.claimIds.offsets,
+  part.erpItemIds.offsets,
+  part.claimIds.bytes,
+  part.erpItemIds.bytes,
+];
 
 const aligned = (offset: number) => (offset + 7) & ~7;
 
@@ -69,19 +85,20 @@ export function encodeColumnPart(part: ColumnarBatchView): Uint8Array {
     items: part.itemCount,
     secondaries: part.secondaryDiagnoses.length,
     strings: [...part.strings],
-    claimIds: [...part.claimIds],
-    erpItemIds: [...part.erpItemIds],
+    erpIds: part.erpItemIds.count,
+    claimIdBytes: part.claimIds.bytes.length,
+    erpIdBytes: part.erpItemIds.bytes.length,
   };
   const headerBytes = new TextEncoder().encode(JSON.stringify(header));
+  const columns = [...PART_COLUMNS.map(([name]) => part[name]), ...textColumnsOf(part)];
   let size = aligned(8 + headerBytes.length);
-  for (const [name] of PART_COLUMNS) size = aligned(size + part[name].byteLength);
+  for (const column of columns) size = aligned(size + column.byteLength);
   const bytes = new Uint8Array(size);
   bytes.set(MAGIC, 0);
   new DataView(bytes.buffer).setUint32(4, headerBytes.length, true);
   bytes.set(headerBytes, 8);
   let offset = aligned(8 + headerBytes.length);
-  for (const [name] of PART_COLUMNS) {
-    const column = part[name];
+  for (const column of columns) {
     bytes.set(new Uint8Array(column.buffer, column.byteOffset, column.byteLength), offset);
     offset = aligned(offset + column.byteLength);
   }
@@ -89,7 +106,8 @@ export function encodeColumnPart(part: ColumnarBatchView): Uint8Array {
 }
 
 /** whether the bytes begin as an encoded part does (a spool written before parts holds JSON lines) */
-export const isColumnPart = (bytes: Uint8Array): boolean => MAGIC.every((byte, i) => bytes[i] === byte);
+export const isColumnPart = (bytes: Uint8Array): boolean =>
+  [MAGIC, FIRST_MAGIC].some((magic) => magic.every((byte, i) => bytes[i] === byte));
 
 /** a part's columns again; its typed arrays are views of `bytes` (copied once when not 8-byte aligned) */
 export function decodeColumnPart(encoded: Uint8Array): ColumnarBatchView {
@@ -106,22 +124,38 @@ export function decodeColumnPart(encoded: Uint8Array): ColumnarBatchView {
     items: header.items,
     secondaries: header.secondaries,
   };
-  const columns: Partial<Record<ColumnName, Column>> = {};
   let offset = aligned(8 + headerLength);
-  for (const [name, TypedArray, length] of PART_COLUMNS) {
-    const count = extent[length];
-    if (!(count >= 0) || offset + count * TypedArray.BYTES_PER_ELEMENT > bytes.length)
+  const next = <T extends Column>(TypedArray: TypedArrayOf<T>, count: number): T => {
+    const size = count * TypedArray.BYTES_PER_ELEMENT;
+    if (!(count >= 0) || offset + size > bytes.length)
       throw new Error("a spool part ends inside its columns");
     const column = new TypedArray(bytes.buffer, bytes.byteOffset + offset, count);
-    offset = aligned(offset + column.byteLength);
-    columns[name] = column;
+    offset = aligned(offset + size);
+    return column;
+  };
+  const columns: Partial<Record<ColumnName, Column>> = {};
+  for (const [name, TypedArray, length] of PART_COLUMNS) columns[name] = next(TypedArray, extent[length]);
+  let ids: Pick<ColumnarBatchView, "claimIds" | "erpItemIds">;
+  if (FIRST_MAGIC.every((byte, i) => bytes[i] === byte)) {
+    ids = { claimIds: packTexts(header.claimIds ?? []), erpItemIds: packTexts(header.erpItemIds ?? []) };
+  } else {
+    const erpIds = header.erpIds ?? 0;
+    const claimOffsets = next(Int32Array, header.claims + 1);
+    const erpOffsets = next(Int32Array, erpIds + 1);
+    ids = {
+      claimIds: {
+        count: header.claims,
+        offsets: claimOffsets,
+        bytes: next(Uint8Array, header.claimIdBytes ?? 0),
+      },
+      erpItemIds: { count: erpIds, offsets: erpOffsets, bytes: next(Uint8Array, header.erpIdBytes ?? 0) },
+    };
   }
   return {
     ...(columns as Pick<ColumnarBatchView, ColumnName>),
     claimCount: header.claims,
     itemCount: header.items,
     strings: header.strings,
-    claimIds: header.claimIds,
-    erpItemIds: header.erpItemIds,
+    ...ids,
   };
 }

@@ -8,7 +8,7 @@ import { PROVIDER_PROFILE_CODE } from "../detectors/provider-profile.js";
 import { RANKING } from "../sensitivity.js";
 import { claimAmount, type RiskTerm } from "../stats/exposure.js";
 import { count, money, percent } from "../stats/format.js";
-import type { BatchDecisions, ColumnarBatchView } from "../types.js";
+import { type BatchDecisions, type ColumnarBatchView, statusOf } from "../types.js";
 
 /** one provider or member of the batch, as ranked */
 export interface EntityRanking {
@@ -70,7 +70,7 @@ export function flagsBy(batch: ColumnarBatchView, decisions: BatchDecisions, col
   const evidenced = claimEvidence(batch, decisions);
   let evidencedClaims = 0;
   for (let c = 0; c < batch.claimCount; c += 1) {
-    const status = decisions.claimStatus[c];
+    const status = statusOf(decisions.claimStatus[c]);
     const withEvidence = evidenced[c] === 1;
     if (status === "approved" && !withEvidence) continue;
     const entity = column[c] as number;

@@ -5,7 +5,7 @@
  * from an approval that exists, which a rejected one is not. Every item of the claim; the batch carries no
  * item-level authorization. It rejects; not by itself an FWA case.
  */
-import { at, claimIdOf, PRE_AUTH, textOf } from "../columns/columnar.js";
+import { at, claimIdOf, PRE_AUTH } from "../columns/columnar.js";
 import { reject } from "../findings.js";
 import type { ColumnarBatchView, Detector, FindingSink } from "../types.js";
 

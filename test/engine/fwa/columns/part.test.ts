@@ -5,6 +5,7 @@ import { describe, it } from "node:test";
 import { gunzipSync } from "node:zlib";
 import { createColumnarBuilder } from "../../../../src/engine/fwa/columns/columnar.js";
 import { decodeColumnPart, encodeColumnPart } from "../../../../src/engine/fwa/columns/part.js";
+import { type PackedTexts, textAt } from "../../../../src/engine/fwa/columns/texts.js";
 import type { ColumnarBatchView } from "../../../../src/engine/fwa/types.js";
 import type { BatchClaimInput } from "../../../../src/modules/claims-batch/claim.js";
 import { claim, item, viewOf } from "../fixtures.js";
@@ -22,14 +23,50 @@ function viewOfParts(claims: BatchClaimInput[], sizes: number[]): ColumnarBatchV
   return joined.finish();
 }
 
+const textsOf = (texts: PackedTexts) => Array.from({ length: texts.count }, (_, i) => textAt(texts, i));
+
 /** a view as plain values, so that equal columns compare equal whatever their buffers */
-const plain = (view: ColumnarBatchView) =>
-  Object.fromEntries(
+const plain = (view: ColumnarBatchView) => ({
+  ...Object.fromEntries(
     Object.entries(view).map(([name, value]) => [
       name,
       ArrayBuffer.isView(value) ? [...(value as Int32Array)] : value,
     ]),
+  ),
+  claimIds: textsOf(view.claimIds),
+  erpItemIds: textsOf(view.erpItemIds),
+});
+
+const aligned = (offset: number) => (offset + 7) & ~7;
+
+/** a part as the first layout wrote it ("MZC1": the ids as JSON in the header, no ids' columns) */
+function firstLayoutOf(view: ColumnarBatchView): Uint8Array {
+  const current = encodeColumnPart(view);
+  const headerLength = new DataView(current.buffer, current.byteOffset).getUint32(4, true);
+  const header = JSON.parse(Buffer.from(current.subarray(8, 8 + headerLength)).toString());
+  const idColumns =
+    aligned(4 * (view.claimCount + 1)) +
+    aligned(4 * (view.erpItemIds.count + 1)) +
+    aligned(view.claimIds.bytes.length) +
+    aligned(view.erpItemIds.bytes.length);
+  const columns = current.subarray(aligned(8 + headerLength), current.length - idColumns);
+  const first = Buffer.from(
+    JSON.stringify({
+      claims: header.claims,
+      items: header.items,
+      secondaries: header.secondaries,
+      strings: header.strings,
+      claimIds: textsOf(view.claimIds),
+      erpItemIds: textsOf(view.erpItemIds),
+    }),
   );
+  const bytes = new Uint8Array(aligned(8 + first.length) + columns.length);
+  bytes.set(Buffer.from("MZC1"), 0);
+  new DataView(bytes.buffer).setUint32(4, first.length, true);
+  bytes.set(first, 8);
+  bytes.set(columns, aligned(8 + first.length));
+  return bytes;
+}
 
 /** claims that share members, providers, codes (spelled two ways) and ids across parts, some with erp ids */
 const mixed = (count: number): BatchClaimInput[] =>
@@ -63,6 +100,16 @@ describe("fwa column parts", () => {
     const shifted = new Uint8Array(bytes.length + 3);
     shifted.set(bytes, 3);
     assert.deepEqual(plain(decodeColumnPart(shifted.subarray(3))), plain(view));
+  });
+
+  it("of the first layout (ids in the header) are still read, joined with parts of the current one", () => {
+    const claims = mixed(60);
+    const view = viewOf(claims.slice(0, 25));
+    assert.deepEqual(plain(decodeColumnPart(firstLayoutOf(view))), plain(view));
+    const joined = createColumnarBuilder({ claims: 1, items: 1 });
+    joined.addPart(decodeColumnPart(firstLayoutOf(view)));
+    joined.addPart(decodeColumnPart(encodeColumnPart(viewOf(claims.slice(25)))));
+    assert.deepEqual(plain(joined.finish()), plain(viewOf(claims)));
   });
 
   it("joined by addPart give the view add gives, string indexes and all", () => {

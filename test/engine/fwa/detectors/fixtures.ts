@@ -1,5 +1,6 @@
 /** What the detector tests share: a detector run on claims, its findings read back, and common batches. */
 import assert from "node:assert/strict";
+import { claimIdOf } from "../../../../src/engine/fwa/columns/columnar.js";
 import { isoOfDay } from "../../../../src/engine/fwa/columns/days.js";
 import type { ColumnarBatchView, Detector, Finding } from "../../../../src/engine/fwa/types.js";
 import type { BatchClaimInput } from "../../../../src/modules/claims-batch/claim.js";
@@ -40,7 +41,7 @@ export function claimsWith(result: Run, code: string): string[] {
   const ids = new Set<string>();
   for (const [i, findings] of result.items) {
     if (findings.some((f) => f.code === code)) {
-      ids.add(result.view.claimIds[result.view.itemClaim[i] as number] as string);
+      ids.add(claimIdOf(result.view, result.view.itemClaim[i] as number));
     }
   }
   return [...ids].sort();

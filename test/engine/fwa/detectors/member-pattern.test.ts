@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { claimIdOf } from "../../../../src/engine/fwa/columns/columnar.js";
 import {
   MEMBER_PATTERN_PROVIDERS_CODE,
   MEMBER_PATTERN_VISITS_CODE,
@@ -52,7 +53,9 @@ describe("fwa member patterns", () => {
       [...shopper.map((c) => c.claim_id), "D-other"].sort(),
     );
     const at = (id: string) => {
-      const index = result.view.claimIds.indexOf(id);
+      const index = Array.from({ length: result.view.claimCount }, (_, c) =>
+        claimIdOf(result.view, c),
+      ).indexOf(id);
       return result.items.get(result.view.firstItem[index] as number)?.[0] as Finding;
     };
     const complaint = at("D-0");

@@ -8,7 +8,7 @@ import {
   upcodingDetectorFor,
 } from "../../../../src/engine/fwa/detectors/upcoding.js";
 import { FWA_DETECTORS } from "../../../../src/engine/fwa/registry.js";
-import type { Finding } from "../../../../src/engine/fwa/types.js";
+import { type Finding, statusOf } from "../../../../src/engine/fwa/types.js";
 import type { BatchClaimInput } from "../../../../src/modules/claims-batch/claim.js";
 import { claim, item, viewOf } from "../fixtures.js";
 import { claimsWith, isFlag, only, run } from "./fixtures.js";
@@ -86,8 +86,8 @@ describe("fwa upcoding", () => {
     for (const [id, score] of decisions.providerScore)
       if (id !== p3) assert.ok(score < 0.05, `${view.strings[id]}`);
     let flagged = 0;
-    decisions.itemStatus.forEach((status, i) => {
-      if (status !== "flagged") return;
+    decisions.itemStatus.forEach((code, i) => {
+      if (statusOf(code) !== "flagged") return;
       flagged += 1;
       assert.equal(view.strings[view.providerId[view.itemClaim[i] as number] as number], "P-3");
     });
