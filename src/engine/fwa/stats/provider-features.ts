@@ -173,23 +173,33 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
     const dx = batch.primaryDiagnosis[c] as number;
     dxCount.set(dx, (dxCount.get(dx) ?? 0) + 1);
   }
-  const setKey: string[] = new Array(n);
-  const setCount = new Map<string, number>();
+  // by claim, its set of three or more diagnoses as a number (-1 for fewer): a text per claim held millions
+  const setOf = new Int32Array(n).fill(-1);
+  const setIds = new Map<string, number>();
+  const setCount: number[] = [];
   for (let c = 0; c < n; c += 1) {
     const codes = [batch.primaryDiagnosis[c] as number];
     for (let s = batch.firstSecondary[c] as number; s < (batch.firstSecondary[c + 1] as number); s += 1)
       codes.push(batch.secondaryDiagnoses[s] as number);
+    if (codes.length < 3) continue;
     const key = codes.sort((a, b) => a - b).join(",");
-    setKey[c] = key;
-    if (codes.length >= 3) setCount.set(key, (setCount.get(key) ?? 0) + 1);
+    let id = setIds.get(key);
+    if (id === undefined) {
+      id = setCount.push(0) - 1;
+      setIds.set(key, id);
+    }
+    setOf[c] = id;
+    setCount[id] = (setCount[id] as number) + 1;
   }
 
   // members (the batch's grouping, ids in order of first appearance): their claims in admission order;
-  // overlaps and readmissions; the providers they saw
+  // overlaps and readmissions; how many providers they saw, and the providers that share members (each
+  // pair weighed by its shared members), counted member by member rather than each member's set kept
   const byMember = claimsByMember(batch);
   const overlaps = new Uint8Array(n);
   const readmit = new Uint8Array(n);
-  const memberProviders = new Map<number, Set<number>>();
+  const providerCount = new Int32Array(byMember.start.length);
+  const neighbours = new Map<number, Map<number, number>>();
   for (let m = 0; m + 1 < byMember.start.length; m += 1) {
     const from = byMember.start[m] as number;
     const to = byMember.start[m + 1] as number;
@@ -213,7 +223,12 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
         overlaps[o] = 1;
       }
     }
-    memberProviders.set(m, providers);
+    providerCount[m] = providers.size;
+    if (providers.size < 2) continue;
+    for (const a of providers) {
+      const map = neighbours.get(a) ?? neighbours.set(a, new Map()).get(a);
+      for (const b of providers) if (a !== b) map?.set(b, (map.get(b) ?? 0) + 1);
+    }
   }
 
   // providers (the batch's grouping, ids in order of first appearance)
@@ -224,15 +239,6 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
   for (let p = 0; p + 1 < byProvider.start.length; p += 1)
     if ((byProvider.start[p + 1] as number) > (byProvider.start[p] as number)) providerIds.push(p);
   const averageClaims = n / Math.max(1, providerIds.length);
-  // shared members: the providers each provider shares a member with, weighed by shared members
-  const neighbours = new Map<number, Map<number, number>>();
-  for (const providers of memberProviders.values()) {
-    if (providers.size < 2) continue;
-    for (const a of providers) {
-      const map = neighbours.get(a) ?? neighbours.set(a, new Map()).get(a);
-      for (const b of providers) if (a !== b) map?.set(b, (map.get(b) ?? 0) + 1);
-    }
-  }
 
   const providers: number[] = [];
   const rows: number[][] = [];
@@ -285,7 +291,7 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
       }
       diagnoses += 1 + (batch.firstSecondary[c + 1] as number) - (batch.firstSecondary[c] as number);
       items += (batch.firstItem[c + 1] as number) - (batch.firstItem[c] as number);
-      if ((setCount.get(setKey[c] as string) ?? 0) >= 2) repeatedSets += 1;
+      if ((setCount[setOf[c] as number] ?? 0) >= 2) repeatedSets += 1;
       const dx = batch.primaryDiagnosis[c] as number;
       dxs.add(dx);
       if ((dxCount.get(dx) ?? 0) <= 2) rare += 1;
@@ -311,7 +317,7 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
     let sharedMembers = 0;
     for (const [m, claimsOfMember] of members) {
       if (claimsOfMember >= 2) repeatMembers += 1;
-      if ((memberProviders.get(m)?.size ?? 1) >= 2) sharedMembers += 1;
+      if ((providerCount[m] as number) >= 2) sharedMembers += 1;
     }
     const mine = neighbours.get(provider);
     let neighbourWeight = 0;
