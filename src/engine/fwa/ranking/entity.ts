@@ -89,14 +89,19 @@ export function flagsBy(batch: ColumnarBatchView, decisions: BatchDecisions, col
 
 export const NO_FLAGS: Flags = { flagged: 0, rejected: 0, amount: 0, evidenced: 0 };
 
+/** the share of an entity's claims with evidence of their own beyond the batch's, shrunk toward it */
+export function flagExcess(flags: Flags, claims: number, batchShare: number): number {
+  const shrunk = (flags.evidenced + RANKING.shrinkClaims * batchShare) / (claims + RANKING.shrinkClaims);
+  return shrunk - batchShare;
+}
+
 export function flagTermOf(
   flags: Flags,
   claims: number,
   batchShare: number,
   weight: number,
 ): { excess: number; term: RiskTerm } {
-  const shrunk = (flags.evidenced + RANKING.shrinkClaims * batchShare) / (claims + RANKING.shrinkClaims);
-  const excess = shrunk - batchShare;
+  const excess = flagExcess(flags, claims, batchShare);
   return {
     excess,
     term: {

@@ -7,13 +7,14 @@
 import { textOf } from "../columns/columnar.js";
 import { RANKING } from "../sensitivity.js";
 import { claimsByMember } from "../stats/batch.js";
-import { claimAmount, type RiskTerm, reasonsOf, volumeTerm } from "../stats/exposure.js";
+import { claimAmount, type RiskTerm, reasonsOf, volumeTerm, volumeWeight } from "../stats/exposure.js";
 import { count, num } from "../stats/format.js";
 import { sigmoid } from "../stats/robust.js";
 import type { BatchDecisions, ColumnarBatchView } from "../types.js";
 import {
   type EntityRanking,
   entityRanking,
+  flagExcess,
   flagsBy,
   flagTermOf,
   NO_FLAGS,
@@ -46,9 +47,11 @@ export function memberRanking(batch: ColumnarBatchView, decisions: BatchDecision
   for (let key = 0, n = 0; key < keys; key += 1) if ((claims[key] as number) > 0) members[n++] = key;
   const average = batch.claimCount / Math.max(1, memberCount);
   const weights = RANKING.member;
+  const providersWeight = (member: number) => weights.providers * Math.log(providers[member] as number);
+  const patternOf = (member: number) => decisions.memberScore.get(member) ?? 0;
   const termsOf = (member: number): RiskTerm[] => {
     const flags = byEntity.get(member) ?? NO_FLAGS;
-    const pattern = decisions.memberScore.get(member) ?? 0;
+    const pattern = patternOf(member);
     const memberClaims = claims[member] as number;
     return [
       volumeTerm(memberClaims, amount[member] as number, average, weights.volume),
@@ -56,7 +59,7 @@ export function memberRanking(batch: ColumnarBatchView, decisions: BatchDecision
       {
         code: "FWA-RANK-PROVIDERS",
         description: "Several providers in one batch",
-        weight: weights.providers * Math.log(providers[member] as number),
+        weight: providersWeight(member),
         cause: `${count(providers[member] as number)} providers in the batch`,
       },
       {
@@ -67,6 +70,14 @@ export function memberRanking(batch: ColumnarBatchView, decisions: BatchDecision
       },
     ];
   };
+  // termsOf's weights summed in its order, without its texts: every member is scored, few rows are read at
+  // once, and a million members' texts built only to be dropped grew the heap by some 100 bytes a member
+  const logitOf = (member: number): number =>
+    weights.base +
+    volumeWeight(claims[member] as number, average, weights.volume) +
+    weights.flags * flagExcess(byEntity.get(member) ?? NO_FLAGS, claims[member] as number, batchShare) +
+    providersWeight(member) +
+    weights.pattern * patternOf(member);
   const riskOf = (terms: RiskTerm[]) =>
     sigmoid(terms.reduce<number>((sum, term) => sum + term.weight, weights.base));
   const rowOf = (member: number): EntityRanking => {
@@ -86,7 +97,7 @@ export function memberRanking(batch: ColumnarBatchView, decisions: BatchDecision
   };
   // byRisk's order (the rounded score, then the amount, then the id) over the figures alone
   const score = new Float64Array(keys);
-  for (const member of members) score[member] = round4(riskOf(termsOf(member)));
+  for (const member of members) score[member] = round4(sigmoid(logitOf(member)));
   const order = [...members].sort(
     (a, b) =>
       (score[b] as number) - (score[a] as number) ||

@@ -78,12 +78,16 @@ export function claimAmount(batch: ColumnarBatchView, c: number): number {
   return total;
 }
 
+/** the volume term's part of the logit */
+export const volumeWeight = (claims: number, average: number, weight: number): number =>
+  weight * Math.log(claims / average);
+
 /** the volume term, shared with the member ranking */
 export function volumeTerm(claims: number, amount: number, average: number, weight: number): RiskTerm {
   return {
     code: "FWA-RANK-VOLUME",
     description: "Claims and amount at stake against the batch's average",
-    weight: weight * Math.log(claims / average),
+    weight: volumeWeight(claims, average, weight),
     cause: `${count(claims)} claims billing ${money(amount)}, ${times(claims / average)} times the batch's average of ${num(average, 1)} claims`,
   };
 }
