@@ -2,7 +2,7 @@ import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import type { BatchSettings } from "../../config.js";
 import { analyzeBatch } from "../../engine/fwa/analyze.js";
-import { createColumnarBuilder, textOf } from "../../engine/fwa/columns/columnar.js";
+import { createColumnarBuilder, textOf, withoutEchoedIds } from "../../engine/fwa/columns/columnar.js";
 import { tenantFeaturesOf } from "../../engine/fwa/model/tenant-model.js";
 import type { RankedEntities } from "../../engine/fwa/ranking/entity.js";
 import { memberRanking } from "../../engine/fwa/ranking/members.js";
@@ -174,6 +174,54 @@ class PageWriter {
 }
 
 /**
+ * Passes one to three: the spool's parts joined into columns, every item settled, the results written by
+ * page. Answers the decisions and the columns the rankings read: without the ids that only results echo,
+ * so that those (some 200 MB at ten million items) and what the detectors alone computed are let go first.
+ */
+async function settleClaims(
+  batch: BatchRow,
+  attempt: number,
+  stores: SpoolStores,
+  context: JobContext,
+  report: ReturnType<typeof progressReporter>,
+) {
+  const { db } = context;
+  const builder = createColumnarBuilder({ claims: batch.total_claims, items: batch.total_items });
+  let read = 0;
+  for await (const part of readSpool(batch, stores)) {
+    builder.addPart(part);
+    read += part.claimCount;
+    if (context.signal.aborted) throw new Error("the worker stopped; the batch is analysed again");
+    await report((read / batch.total_claims) * PASS_ONE_END, 0);
+  }
+  await report(PASS_ONE_END, 0);
+  const view: ColumnarBatchView = builder.finish();
+  const flagThreshold = await fwaFlagThreshold(db, batch.tenant_id);
+  const decisions: BatchDecisions = analyzeBatch(view, FWA_DETECTORS, { flagThreshold });
+  await report(PASS_TWO_END, 0);
+  const analyzedAt = new Date().toISOString();
+  // the reporter is asked every 2 % of the claims (each part in pass one); it tells every 10 % (or 5 s)
+  const step = Math.max(1, Math.floor(batch.total_claims / 50));
+  const pages = new PageWriter(db, batch.id, attempt);
+  // the columns hold every id a result echoes: the spool is read once
+  let index = 0;
+  while (index < view.claimCount) {
+    await pages.add(
+      statusOf(decisions.claimStatus[index]),
+      (view.firstItem[index + 1] as number) - (view.firstItem[index] as number),
+      claimResultJson(view, decisions, index, { batchId: batch.id, analyzedAt }),
+    );
+    index++;
+    if (index % step === 0) {
+      if (context.signal.aborted) throw new Error("the worker stopped; the batch is analysed again");
+      await report(PASS_TWO_END + (index / batch.total_claims) * (100 - PASS_TWO_END), index);
+    }
+  }
+  await pages.finish();
+  return { decisions, processed: index, rankingView: withoutEchoedIds(view) };
+}
+
+/**
  * The analysis of one batch, from its spool: pass one joins the spool's column parts, pass two runs the detectors
  * and settles every item, pass three writes the results by page from the columns and the decisions. An attempt
  * starts from scratch (an earlier one's pages are deleted first), so a worker that died mid-batch leaves
@@ -202,64 +250,33 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
   });
   const started = Date.now();
   const report = progressReporter(context, batch);
-  const builder = createColumnarBuilder({ claims: batch.total_claims, items: batch.total_items });
-  let read = 0;
-  for await (const part of readSpool(batch, stores)) {
-    builder.addPart(part);
-    read += part.claimCount;
-    if (context.signal.aborted) throw new Error("the worker stopped; the batch is analysed again");
-    await report((read / batch.total_claims) * PASS_ONE_END, 0);
-  }
-  await report(PASS_ONE_END, 0);
-  const view: ColumnarBatchView = builder.finish();
-  const flagThreshold = await fwaFlagThreshold(db, batch.tenant_id);
-  const decisions: BatchDecisions = analyzeBatch(view, FWA_DETECTORS, { flagThreshold });
+  const { decisions, processed, rankingView } = await settleClaims(batch, attempt, stores, context, report);
   const model = await activeModel(db, batch.tenant_id);
-  await report(PASS_TWO_END, 0);
-  const analyzedAt = new Date().toISOString();
-  // the reporter is asked every 2 % of the claims (each part in pass one); it tells every 10 % (or 5 s)
-  const step = Math.max(1, Math.floor(batch.total_claims / 50));
-  const pages = new PageWriter(db, batch.id, attempt);
-  // the columns hold every id a result echoes: the spool is read once
-  let index = 0;
-  while (index < view.claimCount) {
-    await pages.add(
-      statusOf(decisions.claimStatus[index]),
-      (view.firstItem[index + 1] as number) - (view.firstItem[index] as number),
-      claimResultJson(view, decisions, index, { batchId: batch.id, analyzedAt }),
-    );
-    index++;
-    if (index % step === 0) {
-      if (context.signal.aborted) throw new Error("the worker stopped; the batch is analysed again");
-      await report(PASS_TWO_END + (index / batch.total_claims) * (100 - PASS_TWO_END), index);
-    }
-  }
-  await pages.finish();
-  const evidence = providerEvidence(view, decisions);
-  const providers = rankProviders(view, evidence, model);
+  const evidence = providerEvidence(rankingView, decisions);
+  const providers = rankProviders(rankingView, evidence, model);
   await writeRankings(db, batch.id, attempt, "providers", {
     count: providers.length,
     rows: (from, to) => providers.slice(from, to),
   });
-  await writeRankings(db, batch.id, attempt, "members", memberRanking(view, decisions));
+  await writeRankings(db, batch.id, attempt, "members", memberRanking(rankingView, decisions));
   const availableUntil = new Date(Date.now() + settings.resultsDays * 86_400_000);
   const features = evidence.map((e) => ({
-    provider_id: textOf(view, e.tally.provider),
+    provider_id: textOf(rankingView, e.tally.provider),
     features: tenantFeaturesOf(e),
   }));
   await recordProviderFeatures(db, batch.tenant_id, batch.id, features, availableUntil);
   const completed = await db.transaction(async (tx) => {
     const done = await batchRepo.complete(tx, batch.id, attempt, {
       summary: decisions.summary,
-      processed: index,
-      failed: batch.total_claims - index,
+      processed,
+      failed: batch.total_claims - processed,
       availableUntil,
     });
     if (done === undefined) return false;
     await emitForBatch(tx, context.jobs, batch, "batch.completed", {
       total_claims: batch.total_claims,
-      processed_claims: index,
-      failed_claims: batch.total_claims - index,
+      processed_claims: processed,
+      failed_claims: batch.total_claims - processed,
       processing_time_seconds: Math.round((Date.now() - started) / 100) / 10,
       results_available_until: availableUntil.toISOString(),
     });
@@ -280,7 +297,7 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
   const seconds = (Date.now() - started) / 1000;
   batchAnalyses.inc({ outcome: "completed" });
   batchAnalysisSeconds.observe(seconds);
-  context.log.info({ batch: batch.id, claims: index, seconds }, "batch analysed");
+  context.log.info({ batch: batch.id, claims: processed, seconds }, "batch analysed");
 }
 
 function workerActor(batch: BatchRow) {

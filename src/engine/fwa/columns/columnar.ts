@@ -159,7 +159,8 @@ class Builder implements ColumnarBuilder {
     this.itemDischarge = new Int32Array(items);
     this.itemErpId = new Int32Array(items);
     this.claimIds = new PackedTextsBuilder(claims);
-    this.erpItemIds = new PackedTextsBuilder(items);
+    // most batches give few erp item ids or none (the default is derived): sized as they come
+    this.erpItemIds = new PackedTextsBuilder();
   }
 
   private intern(ids: Map<string, number>, text: string): number {
@@ -373,6 +374,15 @@ export const defaultErpItemId = (claimId: string, n: number): string => `${claim
 /** pass one's builder; `hint` sizes the columns up front when the counts are known */
 export function createColumnarBuilder(hint: ColumnarSizeHint = {}): ColumnarBuilder {
   return new Builder(hint);
+}
+
+/**
+ * The view without what only the results echo (claim ids, erp item ids): the rankings read none of it. A
+ * new view: the groupings computed for the first (stats/batch.ts) are not carried over.
+ */
+export function withoutEchoedIds(view: ColumnarBatchView): ColumnarBatchView {
+  const none = new PackedTextsBuilder(0, 0).finish();
+  return { ...view, claimIds: none, erpItemIds: none, itemErpId: new Int32Array(0) };
 }
 
 /** a claim's claim_id */

@@ -96,12 +96,8 @@ export function packTexts(texts: readonly string[]): PackedTexts {
   return builder.finish();
 }
 
-/** text i ("" out of range); ASCII, what ids nearly always are, without the decoder's call */
+/** text i ("" out of range) */
 export function textAt(texts: PackedTexts, i: number): string {
   if (!(Number.isInteger(i) && i >= 0 && i < texts.count)) return "";
-  const start = texts.offsets[i] as number;
-  const end = texts.offsets[i + 1] as number;
-  const part = texts.bytes.subarray(start, end);
-  for (const byte of part) if (byte >= 0x80) return decoder.decode(part);
-  return String.fromCharCode.apply(null, part as unknown as number[]);
+  return decoder.decode(texts.bytes.subarray(texts.offsets[i] as number, texts.offsets[i + 1] as number));
 }

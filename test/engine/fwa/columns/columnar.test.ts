@@ -1,13 +1,19 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { analyzeBatch } from "../../../../src/engine/fwa/analyze.js";
 import {
   claimIdOf,
   createColumnarBuilder,
   GENDER,
   PRE_AUTH,
+  withoutEchoedIds,
 } from "../../../../src/engine/fwa/columns/columnar.js";
 import { dayOfText } from "../../../../src/engine/fwa/columns/days.js";
+import { memberRanking } from "../../../../src/engine/fwa/ranking/members.js";
+import { providerEvidence, rankProviders } from "../../../../src/engine/fwa/ranking/providers.js";
+import { FWA_DETECTORS } from "../../../../src/engine/fwa/registry.js";
 import { NO_DATE } from "../../../../src/engine/fwa/types.js";
+import { generateClaims } from "../../../../synthetic/index.js";
 import { claim, item } from "../fixtures.js";
 
 describe("fwa columnar builder", () => {
@@ -115,5 +121,25 @@ describe("fwa columnar builder", () => {
     assert.equal(view.itemCount, 0);
     assert.deepEqual([...view.firstItem], [0]);
     assert.deepEqual([...view.firstSecondary], [0]);
+  });
+});
+
+describe("fwa columns without the echoed ids", () => {
+  it("drop the claim and erp item ids and leave both rankings as they were", () => {
+    const builder = createColumnarBuilder();
+    for (const generated of generateClaims({ claims: 3_000, seed: 5 })) builder.add(generated);
+    const view = builder.finish();
+    const decisions = analyzeBatch(view, FWA_DETECTORS, { flagThreshold: 0.5 });
+    assert.ok(decisions.itemFindings.size > 100, "findings to rank by");
+    const trimmed = withoutEchoedIds(view);
+    assert.ok(view.erpItemIds.count > 1_000, "the generated claims send erp item ids");
+    assert.deepEqual([trimmed.claimIds.count, trimmed.erpItemIds.count, trimmed.itemErpId.length], [0, 0, 0]);
+    const members = (v: typeof view) => {
+      const ranking = memberRanking(v, decisions);
+      return ranking.rows(0, ranking.count);
+    };
+    const providers = (v: typeof view) => rankProviders(v, providerEvidence(v, decisions), undefined);
+    assert.deepEqual(members(trimmed), members(view));
+    assert.deepEqual(providers(trimmed), providers(view));
   });
 });
