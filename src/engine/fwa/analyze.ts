@@ -21,7 +21,7 @@ import {
   type Detector,
   type Finding,
   type FindingSink,
-  ITEM_STATUSES,
+  statusOf,
 } from "./types.js";
 
 export interface AnalyzeOptions {
@@ -82,7 +82,7 @@ export function analyzeBatch(
 
   const summary = { approved: 0, flagged: 0, rejected: 0, FWA_cases: 0 };
   for (let c = 0; c < batch.claimCount; c += 1) {
-    summary[ITEM_STATUSES[claimRank[c] as number] ?? "approved"] += 1;
+    summary[statusOf(claimRank[c])] += 1;
     summary.FWA_cases += claimFwa[c] as number;
   }
   return { itemStatus, itemScore, itemFindings, claimStatus: claimRank, summary, providerScore, memberScore };

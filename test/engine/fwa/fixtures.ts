@@ -1,6 +1,7 @@
 import { type SpawnSyncReturns, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { createColumnarBuilder } from "../../../src/engine/fwa/columns/columnar.js";
+import { type PackedTexts, textAt } from "../../../src/engine/fwa/columns/texts.js";
 import type { ColumnarBatchView } from "../../../src/engine/fwa/types.js";
 import type { BatchClaimInput, BatchClaimItemInput } from "../../../src/modules/claims-batch/claim.js";
 
@@ -55,3 +56,7 @@ export function yearsBetween(dob: string, date: string): number {
   const digits = (text: string) => Number(text.slice(0, 4) + text.slice(5, 7) + text.slice(8, 10));
   return Math.floor((digits(date) - digits(dob)) / 10000);
 }
+
+/** packed texts as an array, in their order */
+export const textsOf = (texts: PackedTexts): string[] =>
+  Array.from({ length: texts.count }, (_, i) => textAt(texts, i));

@@ -31,7 +31,7 @@ import {
   type BatchClaimInput,
 } from "./claim.js";
 import { dayOfText } from "./days.js";
-import { PackedTextsBuilder, textAt } from "./texts.js";
+import { PackedTextsBuilder, packTexts, textAt } from "./texts.js";
 
 export const GENDER = { MALE: 0, FEMALE: 1 } as const;
 export const PRE_AUTH = { NONE: 0, APPROVED: 1, REJECTED: 2, PENDING: 3 } as const;
@@ -381,7 +381,7 @@ export function createColumnarBuilder(hint: ColumnarSizeHint = {}): ColumnarBuil
  * new view: the groupings computed for the first (stats/batch.ts) are not carried over.
  */
 export function withoutEchoedIds(view: ColumnarBatchView): ColumnarBatchView {
-  const none = new PackedTextsBuilder(0, 0).finish();
+  const none = packTexts([]);
   return { ...view, claimIds: none, erpItemIds: none, itemErpId: new Int32Array(0) };
 }
 

@@ -105,9 +105,12 @@ export function encodeColumnPart(part: ColumnarBatchView): Uint8Array {
   return bytes;
 }
 
+const begins = (bytes: Uint8Array, magic: readonly number[]): boolean =>
+  magic.every((byte, i) => bytes[i] === byte);
+
 /** whether the bytes begin as an encoded part does (a spool written before parts holds JSON lines) */
 export const isColumnPart = (bytes: Uint8Array): boolean =>
-  [MAGIC, FIRST_MAGIC].some((magic) => magic.every((byte, i) => bytes[i] === byte));
+  begins(bytes, MAGIC) || begins(bytes, FIRST_MAGIC);
 
 /** a part's columns again; its typed arrays are views of `bytes` (copied once when not 8-byte aligned) */
 export function decodeColumnPart(encoded: Uint8Array): ColumnarBatchView {
@@ -136,7 +139,7 @@ export function decodeColumnPart(encoded: Uint8Array): ColumnarBatchView {
   const columns: Partial<Record<ColumnName, Column>> = {};
   for (const [name, TypedArray, length] of PART_COLUMNS) columns[name] = next(TypedArray, extent[length]);
   let ids: Pick<ColumnarBatchView, "claimIds" | "erpItemIds">;
-  if (FIRST_MAGIC.every((byte, i) => bytes[i] === byte)) {
+  if (begins(bytes, FIRST_MAGIC)) {
     ids = { claimIds: packTexts(header.claimIds ?? []), erpItemIds: packTexts(header.erpItemIds ?? []) };
   } else {
     const erpIds = header.erpIds ?? 0;

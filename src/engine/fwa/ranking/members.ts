@@ -49,6 +49,7 @@ export function memberRanking(batch: ColumnarBatchView, decisions: BatchDecision
   const weights = RANKING.member;
   const providersWeight = (member: number) => weights.providers * Math.log(providers[member] as number);
   const patternOf = (member: number) => decisions.memberScore.get(member) ?? 0;
+  const patternWeight = (member: number) => weights.pattern * patternOf(member);
   const termsOf = (member: number): RiskTerm[] => {
     const flags = byEntity.get(member) ?? NO_FLAGS;
     const pattern = patternOf(member);
@@ -65,7 +66,7 @@ export function memberRanking(batch: ColumnarBatchView, decisions: BatchDecision
       {
         code: "FWA-RANK-PATTERN",
         description: "Member pattern unlike other members'",
-        weight: weights.pattern * pattern,
+        weight: patternWeight(member),
         cause: `member pattern score ${num(pattern, 2)} (its FWA-MEMBER findings give the figures)`,
       },
     ];
@@ -77,7 +78,7 @@ export function memberRanking(batch: ColumnarBatchView, decisions: BatchDecision
     volumeWeight(claims[member] as number, average, weights.volume) +
     weights.flags * flagExcess(byEntity.get(member) ?? NO_FLAGS, claims[member] as number, batchShare) +
     providersWeight(member) +
-    weights.pattern * patternOf(member);
+    patternWeight(member);
   const riskOf = (terms: RiskTerm[]) =>
     sigmoid(terms.reduce<number>((sum, term) => sum + term.weight, weights.base));
   const rowOf = (member: number): EntityRanking => {

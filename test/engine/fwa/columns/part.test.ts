@@ -5,10 +5,9 @@ import { describe, it } from "node:test";
 import { gunzipSync } from "node:zlib";
 import { createColumnarBuilder } from "../../../../src/engine/fwa/columns/columnar.js";
 import { decodeColumnPart, encodeColumnPart } from "../../../../src/engine/fwa/columns/part.js";
-import { type PackedTexts, textAt } from "../../../../src/engine/fwa/columns/texts.js";
 import type { ColumnarBatchView } from "../../../../src/engine/fwa/types.js";
 import type { BatchClaimInput } from "../../../../src/modules/claims-batch/claim.js";
-import { claim, item, viewOf } from "../fixtures.js";
+import { claim, item, textsOf, viewOf } from "../fixtures.js";
 
 const REAL_BATCHES = "../shared/data/fwa-real/batches";
 
@@ -22,8 +21,6 @@ function viewOfParts(claims: BatchClaimInput[], sizes: number[]): ColumnarBatchV
   }
   return joined.finish();
 }
-
-const textsOf = (texts: PackedTexts) => Array.from({ length: texts.count }, (_, i) => textAt(texts, i));
 
 /** a view as plain values, so that equal columns compare equal whatever their buffers */
 const plain = (view: ColumnarBatchView) => ({

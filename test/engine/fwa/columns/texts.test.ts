@@ -1,9 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { PackedTextsBuilder, packTexts, textAt } from "../../../../src/engine/fwa/columns/texts.js";
-
-const all = (texts: ReturnType<typeof packTexts>) =>
-  Array.from({ length: texts.count }, (_, i) => textAt(texts, i));
+import { textsOf } from "../fixtures.js";
 
 describe("fwa packed texts", () => {
   it("give back each text as pushed: ASCII, Arabic, empty, and more than they were sized for", () => {
@@ -23,7 +21,7 @@ describe("fwa packed texts", () => {
     );
     assert.equal(builder.size, texts.length);
     const packed = builder.finish();
-    assert.deepEqual(all(packed), texts);
+    assert.deepEqual(textsOf(packed), texts);
     assert.equal(packed.bytes.length, Buffer.byteLength(texts.join("")), "UTF-8, nothing between texts");
   });
 
@@ -34,7 +32,7 @@ describe("fwa packed texts", () => {
     builder.pushRun(source, 1, 3);
     builder.pushRun(source, 2, 2);
     builder.pushRun(source, 0, 4);
-    assert.deepEqual(all(builder.finish()), ["first", "بب", "ccc", "a", "بب", "ccc", "dddd"]);
+    assert.deepEqual(textsOf(builder.finish()), ["first", "بب", "ccc", "a", "بب", "ccc", "dddd"]);
   });
 
   it("answer an index out of range with an empty text", () => {

@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { claimIdOf } from "../../../../src/engine/fwa/columns/columnar.js";
 import {
   MEMBER_PATTERN_PROVIDERS_CODE,
   MEMBER_PATTERN_VISITS_CODE,
   memberPatternDetector,
 } from "../../../../src/engine/fwa/detectors/member-pattern.js";
 import type { Finding } from "../../../../src/engine/fwa/types.js";
-import { claim } from "../fixtures.js";
+import { claim, textsOf } from "../fixtures.js";
 import { claimsWith, day, isFlag, only, run } from "./fixtures.js";
 
 describe("fwa member patterns", () => {
@@ -53,9 +52,7 @@ describe("fwa member patterns", () => {
       [...shopper.map((c) => c.claim_id), "D-other"].sort(),
     );
     const at = (id: string) => {
-      const index = Array.from({ length: result.view.claimCount }, (_, c) =>
-        claimIdOf(result.view, c),
-      ).indexOf(id);
+      const index = textsOf(result.view.claimIds).indexOf(id);
       return result.items.get(result.view.firstItem[index] as number)?.[0] as Finding;
     };
     const complaint = at("D-0");
