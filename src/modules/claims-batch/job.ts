@@ -8,7 +8,7 @@ import type { RankedEntities } from "../../engine/fwa/ranking/entity.js";
 import { memberRanking } from "../../engine/fwa/ranking/members.js";
 import { providerEvidence, rankProviders } from "../../engine/fwa/ranking/providers.js";
 import { FWA_DETECTORS } from "../../engine/fwa/registry.js";
-import { claimResultJson } from "../../engine/fwa/results.js";
+import { ClaimResultEncoder } from "../../engine/fwa/results.js";
 import {
   type BatchDecisions,
   type ColumnarBatchView,
@@ -106,9 +106,9 @@ const COMMA = 0x2c;
 const CLOSE_BRACKET = 0x5d;
 
 /**
- * Pages of results: every claim in `all`, and each in the view of its status. A claim's JSON goes at once
- * into its pages' buffers, so it dies young: kept as strings until the page is full, a page's claims
- * outlived the collector's young generation and grew the heap with the batch.
+ * Pages of results: every claim in `all`, and each in the view of its status. A claim's JSON is copied at
+ * once into its pages' buffers: kept as strings until the page is full, a page's claims outlived the
+ * collector's young generation and grew the heap with the batch.
  */
 class PageWriter {
   private readonly pending = new Map<ResultView, PendingPage>();
@@ -119,27 +119,28 @@ class PageWriter {
     private readonly attempt: number,
   ) {}
 
-  /** a claim's result as JSON text (written once, stored in both of its views) */
-  async add(status: ItemStatus, items: number, json: string): Promise<void> {
+  /** a claim's result as UTF-8 JSON (encoded once, stored in both of its views) */
+  async add(status: ItemStatus, items: number, json: Uint8Array): Promise<void> {
     await this.append("all", items, json);
     await this.append(status, items, json);
   }
 
-  private async append(view: ResultView, items: number, json: string): Promise<void> {
+  private async append(view: ResultView, items: number, json: Uint8Array): Promise<void> {
     let page = this.pending.get(view);
     if (page === undefined) {
       page = { bytes: Buffer.allocUnsafe(1024 ** 2), length: 0, claims: 0, items: 0, page: 1 };
       this.pending.set(view, page);
     }
-    // UTF-8 takes at most three bytes for each UTF-16 unit, and the separator one
-    const room = page.length + 3 * json.length + 2;
+    // the JSON, its separator and the page's closing bracket
+    const room = page.length + json.length + 2;
     if (room > page.bytes.length) {
       const grown = Buffer.allocUnsafe(Math.max(room, 2 * page.bytes.length));
       page.bytes.copy(grown, 0, 0, page.length);
       page.bytes = grown;
     }
     page.bytes[page.length++] = page.claims === 0 ? OPEN_BRACKET : COMMA;
-    page.length += page.bytes.write(json, page.length);
+    page.bytes.set(json, page.length);
+    page.length += json.length;
     page.claims++;
     page.items += items;
     if (page.claims === RESULT_PAGE_CLAIMS) await this.flush(view);
@@ -203,13 +204,14 @@ async function settleClaims(
   // the reporter is asked every 2 % of the claims (each part in pass one); it tells every 10 % (or 5 s)
   const step = Math.max(1, Math.floor(batch.total_claims / 50));
   const pages = new PageWriter(db, batch.id, attempt);
+  const results = new ClaimResultEncoder(view, decisions, { batchId: batch.id, analyzedAt });
   // the columns hold every id a result echoes: the spool is read once
   let index = 0;
   while (index < view.claimCount) {
     await pages.add(
       statusOf(decisions.claimStatus[index]),
       (view.firstItem[index + 1] as number) - (view.firstItem[index] as number),
-      claimResultJson(view, decisions, index, { batchId: batch.id, analyzedAt }),
+      results.encode(index),
     );
     index++;
     if (index % step === 0) {

@@ -4,7 +4,7 @@ import { analyzeBatch } from "../../../src/engine/fwa/analyze.js";
 import { textAt } from "../../../src/engine/fwa/columns/texts.js";
 import { flag, reject, supportingFlag } from "../../../src/engine/fwa/findings.js";
 import { RULE_DETECTORS } from "../../../src/engine/fwa/registry.js";
-import { claimResult, claimResultJson } from "../../../src/engine/fwa/results.js";
+import { ClaimResultEncoder, claimResult, claimResultJson } from "../../../src/engine/fwa/results.js";
 import { type Detector, type Finding, NO_ERP_ITEM_ID, statusOf } from "../../../src/engine/fwa/types.js";
 
 const statuses = (codes: Uint8Array) => [...codes].map(statusOf);
@@ -310,5 +310,25 @@ describe("fwa results", () => {
     );
     assert.throws(() => claimResult(view, decisions, 1, context), /no claim 1/);
     assert.throws(() => claimResultJson(view, decisions, 1, context), /no claim 1/);
+  });
+
+  it("writes ids as bytes exactly as JSON.stringify escapes them, claim after claim", () => {
+    const awkward = ['C"1', "C\\2", "C\t3", "مطالبة-4", "C-😀-5", "C\u007f6", "plain-7"];
+    const claims = awkward.map((id, n) =>
+      claim({
+        claim_id: id,
+        provider_id: n % 2 === 0 ? `P"${n}` : "P-1",
+        claim_items: [item(), item({ erp_item_id: `${awkward[(n + 1) % awkward.length]}-x` }), item()],
+      }),
+    );
+    const view = viewOf(claims);
+    const decisions = analyzeBatch(view, [], { flagThreshold: 0.5 });
+    const encoder = new ClaimResultEncoder(view, decisions, context);
+    const decoder = new TextDecoder();
+    claims.forEach((_claim, c) => {
+      const expected = JSON.stringify(claimResult(view, decisions, c, context));
+      assert.equal(decoder.decode(encoder.encode(c)), expected, `claim ${awkward[c]}`);
+    });
+    assert.equal(claimResult(view, decisions, 2, context).claim_items[0]?.erp_claim_item_id, "C\t3-1");
   });
 });
