@@ -1,6 +1,6 @@
 /** The number formats of causes and reasons: counts, money, numbers, ratios, shares. */
 
-const grouped = (digits: string): string => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+import { groupThousands as grouped } from "../../prior-auth/format.js";
 
 /** a whole count with thousands separators: 1214 -> "1,214" */
 export function count(n: number): string {
@@ -11,11 +11,19 @@ export function count(n: number): string {
 /** SAR of halalas with thousands separators: 420000 -> "4,200.00" (the prior-authorization reasons' format) */
 export { sar as money } from "../../prior-auth/format.js";
 
+/** "2.50" -> "2.5", "3.00" -> "3": the decimals' trailing zeros, and the point when nothing follows it */
+function withoutTrailingZeros(fixed: string): string {
+  let end = fixed.length;
+  while (end > 0 && fixed.charCodeAt(end - 1) === 48) end -= 1;
+  if (end > 0 && fixed.charCodeAt(end - 1) === 46) end -= 1;
+  return fixed.slice(0, end);
+}
+
 /** a number with up to `digits` decimals, trailing zeros dropped: 2.50 -> "2.5", 3 -> "3" */
 export function num(value: number, digits = 2): string {
   if (!Number.isFinite(value)) return String(value);
   const fixed = value.toFixed(digits);
-  const trimmed = fixed.includes(".") ? fixed.replace(/\.?0+$/, "") : fixed;
+  const trimmed = fixed.includes(".") ? withoutTrailingZeros(fixed) : fixed;
   const dot = trimmed.indexOf(".");
   const whole = dot < 0 ? trimmed : trimmed.slice(0, dot);
   const negative = whole.startsWith("-");

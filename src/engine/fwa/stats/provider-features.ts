@@ -168,10 +168,10 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
   };
 
   // diagnosis counts and diagnosis sets
-  const dxCount = new Map<number, number>();
+  const dxCount = new Int32Array(batch.strings.length);
   for (let c = 0; c < n; c += 1) {
     const dx = batch.primaryDiagnosis[c] as number;
-    dxCount.set(dx, (dxCount.get(dx) ?? 0) + 1);
+    dxCount[dx] = (dxCount[dx] as number) + 1;
   }
   // by claim, its set of three or more diagnoses as a number (-1 for fewer): a text per claim held millions
   const setOf = new Int32Array(n).fill(-1);
@@ -235,17 +235,27 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
   const byProvider = claimsByProvider(batch);
   const claimsAt = (p: number) =>
     byProvider.order.subarray(byProvider.start[p] as number, byProvider.start[p + 1] as number);
+  const claimCountAt = (p: number) => (byProvider.start[p + 1] as number) - (byProvider.start[p] as number);
   const providerIds: number[] = [];
   for (let p = 0; p + 1 < byProvider.start.length; p += 1)
     if ((byProvider.start[p + 1] as number) > (byProvider.start[p] as number)) providerIds.push(p);
   const averageClaims = n / Math.max(1, providerIds.length);
 
+  // counters by member, diagnosis, category and month, reused from provider to provider (a Map of each
+  // per provider cost more than every feature's arithmetic); each provider's touched entries are reset
+  const claimsOfMember = new Int32Array(batch.strings.length);
+  const dxSeenBy = new Int32Array(batch.strings.length).fill(-1);
+  const claimsInCategory = new Int32Array(diagnosisCategories(batch).texts.length);
+  const perMonth = new Int32Array(months);
+  const touched = new Int32Array(byProvider.order.length);
+  const days = new Int32Array(byProvider.order.length);
   const providers: number[] = [];
   const rows: number[][] = [];
   for (const provider of providerIds) {
     const claims = claimsAt(provider);
     const k = claims.length;
-    const members = new Map<number, number>();
+    let memberCount = 0;
+    let dxCountHere = 0;
     let amountSum = 0;
     let logAmountSum = 0;
     let stays = 0;
@@ -267,13 +277,12 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
     let readmitN = 0;
     let lagSum = 0;
     let lagN = 0;
-    const dxs = new Set<number>();
-    const categories = new Map<number, number>();
-    const perMonth = new Map<number, number>();
-    const perDay = new Map<number, number>();
-    for (const c of claims) {
+    let activeMonths = 0;
+    for (let i = 0; i < k; i += 1) {
+      const c = claims[i] as number;
       const m = batch.memberId[c] as number;
-      members.set(m, (members.get(m) ?? 0) + 1);
+      if (claimsOfMember[m] === 0) touched[memberCount++] = m;
+      claimsOfMember[m] = (claimsOfMember[m] as number) + 1;
       const a = amount[c] as number;
       amountSum += a;
       logAmountSum += Math.log1p(a);
@@ -293,10 +302,13 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
       items += (batch.firstItem[c + 1] as number) - (batch.firstItem[c] as number);
       if ((setCount[setOf[c] as number] ?? 0) >= 2) repeatedSets += 1;
       const dx = batch.primaryDiagnosis[c] as number;
-      dxs.add(dx);
-      if ((dxCount.get(dx) ?? 0) <= 2) rare += 1;
+      if (dxSeenBy[dx] !== provider) {
+        dxSeenBy[dx] = provider;
+        dxCountHere += 1;
+      }
+      if ((dxCount[dx] as number) <= 2) rare += 1;
       const cat = categoryOf(c);
-      categories.set(cat, (categories.get(cat) ?? 0) + 1);
+      claimsInCategory[cat] = (claimsInCategory[cat] as number) + 1;
       const dob = batch.memberDob[c] as number;
       if (dob !== NO_DATE) {
         ageSum += ((start[c] as number) - dob) / 365.25;
@@ -310,21 +322,24 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
         lagN += 1;
       }
       const mo = (month[c] as number) - firstMonth;
-      perMonth.set(mo, (perMonth.get(mo) ?? 0) + 1);
-      perDay.set(start[c] as number, (perDay.get(start[c] as number) ?? 0) + 1);
+      if (perMonth[mo] === 0) activeMonths += 1;
+      perMonth[mo] = (perMonth[mo] as number) + 1;
+      days[i] = start[c] as number;
     }
     let repeatMembers = 0;
     let sharedMembers = 0;
-    for (const [m, claimsOfMember] of members) {
-      if (claimsOfMember >= 2) repeatMembers += 1;
+    for (let t = 0; t < memberCount; t += 1) {
+      const m = touched[t] as number;
+      if ((claimsOfMember[m] as number) >= 2) repeatMembers += 1;
       if ((providerCount[m] as number) >= 2) sharedMembers += 1;
+      claimsOfMember[m] = 0;
     }
     const mine = neighbours.get(provider);
     let neighbourWeight = 0;
     let neighbourVolume = 0;
     for (const [other, shared] of mine ?? []) {
       neighbourWeight += shared;
-      neighbourVolume += shared * Math.log1p(claimsAt(other).length);
+      neighbourVolume += shared * Math.log1p(claimCountAt(other));
     }
     // monthly activity over the batch's months
     const mean = k / months;
@@ -334,25 +349,39 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
     let sxx = 0;
     const centre = (months - 1) / 2;
     for (let mo = 0; mo < months; mo += 1) {
-      const v = perMonth.get(mo) ?? 0;
+      const v = perMonth[mo] as number;
       variance += (v - mean) ** 2;
       if (v > peak) peak = v;
       sxy += (mo - centre) * (v - mean);
       sxx += (mo - centre) ** 2;
+      perMonth[mo] = 0;
     }
     let topCategory = 0;
-    for (const v of categories.values()) if (v > topCategory) topCategory = v;
+    for (const c of claims) {
+      const cat = categoryOf(c);
+      if ((claimsInCategory[cat] as number) > topCategory) topCategory = claimsInCategory[cat] as number;
+    }
+    for (const c of claims) claimsInCategory[categoryOf(c)] = 0;
+    // distinct admission days and the busiest one: the provider's days in order, counted by run
+    const ordered = days.subarray(0, k).sort();
+    let activeDays = 0;
     let sameDayMax = 0;
-    for (const v of perDay.values()) if (v > sameDayMax) sameDayMax = v;
+    for (let i = 0; i < k; ) {
+      let j = i + 1;
+      while (j < k && ordered[j] === ordered[i]) j += 1;
+      activeDays += 1;
+      if (j - i > sameDayMax) sameDayMax = j - i;
+      i = j;
+    }
     const shrunk = (sum: number) => sum / (stays + SHRINK);
     providers.push(provider);
     rows.push([
       Math.log1p(k),
-      Math.log1p(members.size),
+      Math.log1p(memberCount),
       Math.log1p(amountSum),
       Math.log(k / averageClaims),
-      k / members.size,
-      repeatMembers / members.size,
+      k / memberCount,
+      repeatMembers / memberCount,
       logAmountSum / k,
       stays > 0 ? logStaySum / stays : 0,
       stays > 0 ? logCostSum / stays : 0,
@@ -364,21 +393,21 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
       rounded / k,
       diagnoses / k,
       items / k,
-      dxs.size / k,
+      dxCountHere / k,
       topCategory / k,
       repeatedSets / k,
       rare / k,
       ageN > 0 ? ageSum / ageN : 0,
-      sharedMembers / members.size,
+      sharedMembers / memberCount,
       overlapN / k,
       readmitN / k,
       Math.log1p(mine?.size ?? 0),
       neighbourWeight > 0 ? neighbourVolume / neighbourWeight : 0,
-      perMonth.size / months,
+      activeMonths / months,
       mean > 0 ? Math.sqrt(variance / months) / mean : 0,
       peak / k,
       sxx > 0 && mean > 0 ? sxy / sxx / mean : 0,
-      k / perDay.size,
+      k / activeDays,
       sameDayMax,
       lagN > 0 ? lagSum / lagN : 0,
     ]);
