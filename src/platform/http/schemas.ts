@@ -38,7 +38,8 @@ const TWO_DECIMALS = /^\d+(\.\d{1,2})?$/;
 export const Money = (extra: { description?: string } = {}) =>
   Type.Refine(
     Type.Number({ minimum: 0, maximum: MAX_MONEY, description: "amount, at most 2 decimals", ...extra }),
-    (value) => TWO_DECIMALS.test(String(value)),
+    // a whole amount (most are) has no decimals to look at: its text is not built
+    (value) => (Number.isInteger(value) && value >= 0 && value < 1e21) || TWO_DECIMALS.test(String(value)),
     () => "must have at most 2 decimals",
   );
 
