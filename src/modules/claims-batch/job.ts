@@ -8,7 +8,7 @@ import type { RankedEntities } from "../../engine/fwa/ranking/entity.js";
 import { memberRanking } from "../../engine/fwa/ranking/members.js";
 import { providerEvidence, rankProviders } from "../../engine/fwa/ranking/providers.js";
 import { FWA_DETECTORS } from "../../engine/fwa/registry.js";
-import { ClaimResultEncoder } from "../../engine/fwa/results.js";
+import { ClaimResultEncoder } from "../../engine/fwa/result-bytes.js";
 import {
   type BatchDecisions,
   type ColumnarBatchView,
@@ -76,16 +76,20 @@ async function writeRankings(
 ): Promise<void> {
   const writes = new PagePipeline();
   for (let from = 0; from < ranking.count; from += RESULT_PAGE_CLAIMS) {
-    const page = ranking.rows(from, from + RESULT_PAGE_CLAIMS);
+    const rows = ranking.rows(from, from + RESULT_PAGE_CLAIMS);
+    const entities = rows.length;
+    // the rows as text at once: held by the write until it ended, they outlived the young generation, V8
+    // learnt to allocate them in the old one, and a million members' rows stayed there as garbage
+    const json = JSON.stringify(rows);
     await writes.add(async () =>
       batchRepo.insertResultPage(db, {
         batchId,
         attempt,
         view,
         page: from / RESULT_PAGE_CLAIMS + 1,
-        claims: page.length,
+        claims: entities,
         items: 0,
-        data: await gzipAsync(JSON.stringify(page), { level: 1 }),
+        data: await gzipAsync(json, { level: 1 }),
       }),
     );
   }
@@ -119,13 +123,17 @@ class PageWriter {
     private readonly attempt: number,
   ) {}
 
-  /** a claim's result as UTF-8 JSON (encoded once, stored in both of its views) */
-  async add(status: ItemStatus, items: number, json: Uint8Array): Promise<void> {
-    await this.append("all", items, json);
-    await this.append(status, items, json);
+  /**
+   * a claim's result as UTF-8 JSON (encoded once, stored in both of its views); a promise only when a page
+   * went to be written, to wait on (a promise for each of a million claims cost more than copying them)
+   */
+  add(status: ItemStatus, items: number, json: Uint8Array): Promise<void> | undefined {
+    const all = this.append("all", items, json);
+    const own = this.append(status, items, json);
+    return all === undefined ? own : own === undefined ? all : Promise.all([all, own]).then(() => {});
   }
 
-  private async append(view: ResultView, items: number, json: Uint8Array): Promise<void> {
+  private append(view: ResultView, items: number, json: Uint8Array): Promise<void> | undefined {
     let page = this.pending.get(view);
     if (page === undefined) {
       page = { bytes: Buffer.allocUnsafe(1024 ** 2), length: 0, claims: 0, items: 0, page: 1 };
@@ -143,7 +151,7 @@ class PageWriter {
     page.length += json.length;
     page.claims++;
     page.items += items;
-    if (page.claims === RESULT_PAGE_CLAIMS) await this.flush(view);
+    return page.claims === RESULT_PAGE_CLAIMS ? this.flush(view) : undefined;
   }
 
   private async flush(view: ResultView): Promise<void> {
@@ -208,11 +216,12 @@ async function settleClaims(
   // the columns hold every id a result echoes: the spool is read once
   let index = 0;
   while (index < view.claimCount) {
-    await pages.add(
+    const written = pages.add(
       statusOf(decisions.claimStatus[index]),
       (view.firstItem[index + 1] as number) - (view.firstItem[index] as number),
       results.encode(index),
     );
+    if (written !== undefined) await written;
     index++;
     if (index % step === 0) {
       if (context.signal.aborted) throw new Error("the worker stopped; the batch is analysed again");
