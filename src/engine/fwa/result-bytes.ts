@@ -27,6 +27,10 @@ const DASH = 0x2d;
 /** scores are kept to 4 decimals: 10,001 of them at most */
 const SCORE_STEPS = 10_000;
 
+/** what follows an item's erp id when it has no finding: its status and score */
+const itemTailOf = (status: number, score: number): Uint8Array =>
+  bytesOf(`,"status":"${statusOf(status)}","ai_score":${JSON.stringify(roundScore(score))},"reasons":[]}`);
+
 /**
  * Claims' results as UTF-8 JSON, the very text of `JSON.stringify(claimResult(...))`, written as bytes
  * where no item has a finding (most claims): ids copied from the packed columns as they are when JSON
@@ -95,15 +99,10 @@ export class ClaimResultEncoder {
 
   private itemTail(status: number, score: number): Uint8Array {
     const step = Math.round(score * SCORE_STEPS);
-    const key = step >= 0 && step <= SCORE_STEPS ? status * (SCORE_STEPS + 1) + step : -1;
-    let tail = this.itemTails[key];
-    if (tail === undefined) {
-      tail = bytesOf(
-        `,"status":"${statusOf(status)}","ai_score":${JSON.stringify(roundScore(score))},"reasons":[]}`,
-      );
-      if (key >= 0) this.itemTails[key] = tail;
-    }
-    return tail;
+    if (!(step >= 0 && step <= SCORE_STEPS)) return itemTailOf(status, score);
+    const key = status * (SCORE_STEPS + 1) + step;
+    this.itemTails[key] ??= itemTailOf(status, score);
+    return this.itemTails[key];
   }
 
   /** text i of `texts` as a JSON string: its bytes between quotes, unless a character needs an escape */
@@ -158,16 +157,4 @@ export class ClaimResultEncoder {
     grown.set(this.out.subarray(0, this.length));
     this.out = grown;
   }
-}
-
-const utf8Text = new TextDecoder();
-
-/** `JSON.stringify(claimResult(...))` as ClaimResultEncoder writes it (one claim: tests, small callers) */
-export function claimResultJson(
-  batch: ColumnarBatchView,
-  decisions: BatchDecisions,
-  claimIndex: number,
-  context: ResultContext,
-): string {
-  return utf8Text.decode(new ClaimResultEncoder(batch, decisions, context).encode(claimIndex));
 }

@@ -9,7 +9,8 @@ export function groupThousands(digits: string): string {
   if (n <= 3) return digits;
   for (let i = 0; i < n; i += 1) {
     const code = digits.charCodeAt(i);
-    if (code < 48 || code > 57) return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    // not a run of digits ("Infinity", "1e+21"): nothing to group
+    if (code < 48 || code > 57) return digits;
   }
   const head = n % 3 || 3;
   let text = digits.slice(0, head);

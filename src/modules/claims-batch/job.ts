@@ -66,6 +66,18 @@ function progressReporter(context: JobContext, batch: BatchRow) {
   };
 }
 
+/** one stored page: its JSON compressed and inserted, behind the writes `writes` already holds */
+function queuePage(
+  writes: PagePipeline,
+  db: Db,
+  page: Omit<Parameters<typeof batchRepo.insertResultPage>[1], "data">,
+  json: string | Buffer,
+): Promise<void> {
+  return writes.add(async () =>
+    batchRepo.insertResultPage(db, { ...page, data: await gzipAsync(json, { level: 1 }) }),
+  );
+}
+
 /** a ranking by page of RESULT_PAGE_CLAIMS entities, in its order (the engine's units: halalas) */
 async function writeRankings(
   db: Db,
@@ -81,17 +93,8 @@ async function writeRankings(
     // the rows as text at once: held by the write until it ended, they outlived the young generation, V8
     // learnt to allocate them in the old one, and a million members' rows stayed there as garbage
     const json = JSON.stringify(rows);
-    await writes.add(async () =>
-      batchRepo.insertResultPage(db, {
-        batchId,
-        attempt,
-        view,
-        page: from / RESULT_PAGE_CLAIMS + 1,
-        claims: entities,
-        items: 0,
-        data: await gzipAsync(json, { level: 1 }),
-      }),
-    );
+    const page = from / RESULT_PAGE_CLAIMS + 1;
+    await queuePage(writes, db, { batchId, attempt, view, page, claims: entities, items: 0 }, json);
   }
   await writes.drain();
 }
@@ -127,10 +130,10 @@ class PageWriter {
    * a claim's result as UTF-8 JSON (encoded once, stored in both of its views); a promise only when a page
    * went to be written, to wait on (a promise for each of a million claims cost more than copying them)
    */
-  add(status: ItemStatus, items: number, json: Uint8Array): Promise<void> | undefined {
+  add(status: ItemStatus, items: number, json: Uint8Array): Promise<unknown> | undefined {
     const all = this.append("all", items, json);
     const own = this.append(status, items, json);
-    return all === undefined ? own : own === undefined ? all : Promise.all([all, own]).then(() => {});
+    return all && own ? Promise.all([all, own]) : (all ?? own);
   }
 
   private append(view: ResultView, items: number, json: Uint8Array): Promise<void> | undefined {
@@ -163,17 +166,8 @@ class PageWriter {
     const { claims, items } = page;
     const number = page.page;
     Object.assign(page, { length: 0, claims: 0, items: 0, page: number + 1 });
-    await this.writes.add(async () =>
-      batchRepo.insertResultPage(this.db, {
-        batchId: this.batchId,
-        attempt: this.attempt,
-        view,
-        page: number,
-        claims,
-        items,
-        data: await gzipAsync(json, { level: 1 }),
-      }),
-    );
+    const { batchId, attempt } = this;
+    await queuePage(this.writes, this.db, { batchId, attempt, view, page: number, claims, items }, json);
   }
 
   async finish(): Promise<void> {

@@ -11,11 +11,11 @@ import { createColumnarBuilder } from "../../../src/engine/fwa/columns/columnar.
 import { isoOfDay } from "../../../src/engine/fwa/columns/days.js";
 import { flag } from "../../../src/engine/fwa/findings.js";
 import { RULE_DETECTORS } from "../../../src/engine/fwa/registry.js";
-import { claimResultJson } from "../../../src/engine/fwa/result-bytes.js";
 import { claimResult } from "../../../src/engine/fwa/results.js";
 import { DISCHARGE_BEFORE_ADMISSION_CODE } from "../../../src/engine/fwa/rules/discharge-before-admission.js";
 import { type Detector, statusOf } from "../../../src/engine/fwa/types.js";
 import type { BatchClaimInput, BatchClaimItemInput } from "../../../src/modules/claims-batch/claim.js";
+import { claimResultJson } from "./fixtures.js";
 
 const CLAIMS = 25_000;
 const ITEMS_PER_CLAIM = 4;

@@ -4,13 +4,13 @@ import { analyzeBatch } from "../../../src/engine/fwa/analyze.js";
 import { textAt } from "../../../src/engine/fwa/columns/texts.js";
 import { flag, reject, supportingFlag } from "../../../src/engine/fwa/findings.js";
 import { RULE_DETECTORS } from "../../../src/engine/fwa/registry.js";
-import { ClaimResultEncoder, claimResultJson } from "../../../src/engine/fwa/result-bytes.js";
+import { ClaimResultEncoder } from "../../../src/engine/fwa/result-bytes.js";
 import { claimResult } from "../../../src/engine/fwa/results.js";
 import { type Detector, type Finding, NO_ERP_ITEM_ID, statusOf } from "../../../src/engine/fwa/types.js";
 
 const statuses = (codes: Uint8Array) => [...codes].map(statusOf);
 
-import { claim, item, viewOf } from "./fixtures.js";
+import { claim, claimResultJson, item, viewOf } from "./fixtures.js";
 
 /** a detector that reports fixed findings: [itemIndex, finding] or ["claim", claimIndex, finding] */
 const scripted = (

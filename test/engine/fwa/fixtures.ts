@@ -2,7 +2,9 @@ import { type SpawnSyncReturns, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { createColumnarBuilder } from "../../../src/engine/fwa/columns/columnar.js";
 import { type PackedTexts, textAt } from "../../../src/engine/fwa/columns/texts.js";
-import type { ColumnarBatchView } from "../../../src/engine/fwa/types.js";
+import { ClaimResultEncoder } from "../../../src/engine/fwa/result-bytes.js";
+import type { ResultContext } from "../../../src/engine/fwa/results.js";
+import type { BatchDecisions, ColumnarBatchView } from "../../../src/engine/fwa/types.js";
 import type { BatchClaimInput, BatchClaimItemInput } from "../../../src/modules/claims-batch/claim.js";
 
 /** an item of a batch claim: an office visit at 150.00 */
@@ -60,3 +62,15 @@ export function yearsBetween(dob: string, date: string): number {
 /** packed texts as an array, in their order */
 export const textsOf = (texts: PackedTexts): string[] =>
   Array.from({ length: texts.count }, (_, i) => textAt(texts, i));
+
+const utf8 = new TextDecoder();
+
+/** one claim's result as ClaimResultEncoder writes it, as text */
+export function claimResultJson(
+  view: ColumnarBatchView,
+  decisions: BatchDecisions,
+  claimIndex: number,
+  context: ResultContext,
+): string {
+  return utf8.decode(new ClaimResultEncoder(view, decisions, context).encode(claimIndex));
+}

@@ -278,6 +278,7 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
     let lagSum = 0;
     let lagN = 0;
     let activeMonths = 0;
+    let topCategory = 0;
     for (let i = 0; i < k; i += 1) {
       const c = claims[i] as number;
       const m = batch.memberId[c] as number;
@@ -308,7 +309,9 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
       }
       if ((dxCount[dx] as number) <= 2) rare += 1;
       const cat = categoryOf(c);
-      claimsInCategory[cat] = (claimsInCategory[cat] as number) + 1;
+      const inCategory = (claimsInCategory[cat] as number) + 1;
+      claimsInCategory[cat] = inCategory;
+      if (inCategory > topCategory) topCategory = inCategory;
       const dob = batch.memberDob[c] as number;
       if (dob !== NO_DATE) {
         ageSum += ((start[c] as number) - dob) / 365.25;
@@ -355,11 +358,6 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
       sxy += (mo - centre) * (v - mean);
       sxx += (mo - centre) ** 2;
       perMonth[mo] = 0;
-    }
-    let topCategory = 0;
-    for (const c of claims) {
-      const cat = categoryOf(c);
-      if ((claimsInCategory[cat] as number) > topCategory) topCategory = claimsInCategory[cat] as number;
     }
     for (const c of claims) claimsInCategory[categoryOf(c)] = 0;
     // distinct admission days and the busiest one: the provider's days in order, counted by run
