@@ -11,6 +11,7 @@ import { createTenant } from "./modules/tenants/service.js";
 import type { Db } from "./platform/db/db.js";
 import { migrate } from "./platform/db/migrate.js";
 import { openDatabase } from "./platform/db/open.js";
+import { keepShortLivedObjectsYoung } from "./platform/heap.js";
 import { AppError } from "./platform/http/errors.js";
 import { parseCodeSetText } from "./reference/code-set-file.js";
 import { startServer, trapSignals } from "./server.js";
@@ -138,12 +139,14 @@ async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
     case "serve": {
+      keepShortLivedObjectsYoung();
       const attach = trapSignals();
       const server = await startServer(loadConfig());
       attach(server, server.app.log);
       return;
     }
     case "worker": {
+      keepShortLivedObjectsYoung();
       const attach = trapSignals();
       const worker = await startWorker(loadConfig());
       attach(worker, worker.log);
