@@ -1,7 +1,11 @@
 import { CHUNK_BYTES, type CheckedChunk, type ClaimChunk, checkChunk } from "./claim-chunk.js";
 
-/** full chunks checked at a time, beyond which the upload waits (so memory stays a few chunks) */
-const IN_FLIGHT = 2;
+/**
+ * Full chunks each check thread is given at a time, beyond which the upload waits (so memory stays a few
+ * chunks): two, so that a thread ending a chunk finds the next one waiting rather than idling while the
+ * stream fills it (one each: the upload 3.3-3.6 s -> 3.1 s at 1,000,000 items on 2 cores).
+ */
+const IN_FLIGHT_PER_THREAD = 2;
 
 /**
  * An upload's claims gathered into chunks as the splitter cuts them: each full chunk is checked in a check
@@ -15,12 +19,17 @@ export class ChunkedChecks {
   private bytes = 0;
   private firstIndex = 0;
   private readonly inFlight: Promise<CheckedChunk>[] = [];
+  private readonly maxInFlight: number;
 
   constructor(
     /** checks a full chunk, in a thread (upload/chunk-checker.ts) */
     private readonly check: (chunk: ClaimChunk) => Promise<CheckedChunk>,
     private readonly absorb: (checked: CheckedChunk) => void,
-  ) {}
+    /** the threads `check` hands the chunks to (0: it checks them on the upload's own thread) */
+    threads: number,
+  ) {
+    this.maxInFlight = IN_FLIGHT_PER_THREAD * Math.max(1, threads);
+  }
 
   /** the next claim's JSON and its index in the batch */
   add(claim: Buffer, index: number): void {
@@ -35,9 +44,9 @@ export class ChunkedChecks {
     this.ends.push(this.bytes);
   }
 
-  /** resolves once fewer than IN_FLIGHT chunks are being checked, their answers taken in order */
+  /** resolves once fewer chunks than the threads may hold are being checked, their answers taken in order */
   async caughtUp(): Promise<void> {
-    while (this.inFlight.length >= IN_FLIGHT)
+    while (this.inFlight.length >= this.maxInFlight)
       this.absorb(await (this.inFlight.shift() as Promise<CheckedChunk>));
   }
 

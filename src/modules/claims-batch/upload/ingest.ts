@@ -95,13 +95,14 @@ export async function ingestBatch(
   const spool = options.spool;
 
   // each chunk's answer, in the claims' order: its problems listed, its part spooled while the batch is valid
-  const checks = new ChunkedChecks(chunkChecker(options.checkThreads), (checked: CheckedChunk) => {
+  const absorb = (checked: CheckedChunk) => {
     totalItems += checked.items;
     problemCount += checked.problemCount;
     for (const found of checked.problems) if (problems.length < MAX_SHOWN) problems.push(found);
     // an invalid batch is never analysed: spooling stops at its first problem
     if (problemCount === 0 && checked.part !== undefined) spool.append(checked.part, checked.claims);
-  });
+  };
+  const checks = new ChunkedChecks(chunkChecker(options.checkThreads), absorb, options.checkThreads);
   const splitter = createClaimSplitter((bytes, index) => checks.add(bytes, index), {
     maxClaimBytes: options.maxClaimBytes,
   });
