@@ -212,6 +212,8 @@ export function eventDeliveryJob(
     retryDelaySeconds: 1,
     heartbeatSeconds: 10,
     pool: { slots: DELIVERY_SLOTS, perGroup: TENANT_SLOTS },
+    // a receiver learns of an event as it commits, not up to a poll later
+    startsAtOnce: true,
     orderOf: (data) =>
       data.subject === null ? undefined : { key: `${data.target}|${data.subject}`, position: data.seq },
     handle: (data, context) => attemptDelivery(data, context, settings, read),

@@ -79,8 +79,9 @@ export interface JobDefinition<T extends object = object> {
   pool?: { slots: number; perGroup: number };
   /**
    * A job sent is started at once by a free worker of any node (a NOTIFY as its transaction commits), not
-   * at the worker's next poll: for rare jobs whose start a client waits for (a batch's analysis). Queues
-   * of one job at a time only (no `batchSize`, no `pool`).
+   * at the worker's next poll: for jobs whose start a client waits for (a batch's analysis, a webhook's
+   * delivery). Queues of one job at a time or pooled (no `batchSize`); a job sent to start later is not
+   * announced.
    */
   startsAtOnce?: boolean;
   handle(data: T, context: JobContext): Promise<void>;
@@ -110,6 +111,8 @@ export interface JobOptions {
 }
 
 interface Pool {
+  /** claims at once, if it was waiting for its next poll */
+  wake(): void;
   stop(timeoutMs: number): Promise<void>;
 }
 
@@ -162,8 +165,8 @@ export function createJobRunner(options: JobOptions): JobRunner {
   const boss = bossFor(db, options.databaseUrl, options.schema);
   let started = false;
   const startsAtOnce = new Set(options.definitions.filter((d) => d.startsAtOnce).map((d) => d.queue));
-  /** this process's worker of each startsAtOnce queue, by the announcement of its jobs ("<schema>.<queue>") */
-  const wakeable = new Map<string, string>();
+  /** how this process wakes its worker of each startsAtOnce queue, by the announcement of its jobs ("<schema>.<queue>") */
+  const wakeable = new Map<string, () => void>();
   const announcementOf = (queue: string) => `${options.schema}.${queue}`;
   let stopListening: (() => Promise<void>) | undefined;
 
@@ -176,7 +179,7 @@ export function createJobRunner(options: JobOptions): JobRunner {
         ...(group === undefined ? {} : { group: { id: group } }),
       });
       if (id === null) throw new Error(`job queue ${name} refused a job`);
-      if (startsAtOnce.has(name))
+      if (startsAtOnce.has(name) && rest.startAfter === undefined)
         await tx.query("SELECT pg_notify($1, $2)", [STARTS_AT_ONCE_CHANNEL, announcementOf(name)]);
       return id;
     },
@@ -256,8 +259,15 @@ export function createJobRunner(options: JobOptions): JobRunner {
     const stopped = new AbortController();
     let stopping = false;
     let wake: (() => void) | undefined;
+    // a job announced while the pool was claiming (its claim may have run before the job committed)
+    let announced = false;
     const nap = (ms: number) =>
       new Promise<void>((resolve) => {
+        if (announced) {
+          announced = false;
+          resolve();
+          return;
+        }
         const timer = setTimeout(() => wake?.(), ms);
         wake = () => {
           clearTimeout(timer);
@@ -323,6 +333,10 @@ export function createJobRunner(options: JobOptions): JobRunner {
     })();
 
     return {
+      wake: () => {
+        if (wake === undefined) announced = true;
+        else wake();
+      },
       async stop(timeoutMs) {
         stopping = true;
         wake?.();
@@ -337,7 +351,9 @@ export function createJobRunner(options: JobOptions): JobRunner {
 
   async function work(definition: JobDefinition<object>, log: FastifyBaseLogger) {
     if (definition.pool !== undefined) {
-      pools.push(startPool(definition, definition.pool, log));
+      const pool = startPool(definition, definition.pool, log);
+      pools.push(pool);
+      if (definition.startsAtOnce) wakeable.set(announcementOf(definition.queue), pool.wake);
       return;
     }
     const polling = {
@@ -354,7 +370,8 @@ export function createJobRunner(options: JobOptions): JobRunner {
           if (job !== undefined) await run(definition, job, log);
         },
       );
-      if (definition.startsAtOnce) wakeable.set(announcementOf(definition.queue), worker);
+      if (definition.startsAtOnce)
+        wakeable.set(announcementOf(definition.queue), () => boss.notifyWorker(worker));
       return;
     }
     await boss.work(
@@ -386,10 +403,7 @@ export function createJobRunner(options: JobOptions): JobRunner {
       }
       if (wakeable.size > 0)
         // another deployment's announcements (another schema) find no worker here
-        stopListening = await db.listen(STARTS_AT_ONCE_CHANNEL, (payload) => {
-          const worker = wakeable.get(payload);
-          if (worker !== undefined) boss.notifyWorker(worker);
-        });
+        stopListening = await db.listen(STARTS_AT_ONCE_CHANNEL, (payload) => wakeable.get(payload)?.());
     },
     async stop() {
       if (!started) return;

@@ -5,7 +5,10 @@ import { createJobRunner, type JobDefinition } from "../../../src/platform/jobs/
 import { openTestDb, silentLog, TEST_DATABASE_URL, TEST_ENV, uniqueName } from "../../helpers.js";
 
 /** how long after its send a job of a queue so defined starts, with workers that poll every 30 s */
-async function startDelay(startsAtOnce: boolean): Promise<number | undefined> {
+async function startDelay(
+  startsAtOnce: boolean,
+  pool?: JobDefinition<object>["pool"],
+): Promise<number | undefined> {
   const db = await openTestDb();
   let startedAt: number | undefined;
   const definition: JobDefinition<object> = {
@@ -13,6 +16,7 @@ async function startDelay(startsAtOnce: boolean): Promise<number | undefined> {
     retryLimit: 0,
     heartbeatSeconds: 30,
     startsAtOnce,
+    ...(pool === undefined ? {} : { pool }),
     handle: async () => {
       startedAt = Date.now();
     },
@@ -47,5 +51,15 @@ describe("the job queue", () => {
 
   it("leaves a job of another queue to the next poll", async () => {
     assert.equal(await startDelay(false), undefined, "not started within 5 s by workers polling every 30 s");
+  });
+
+  it("starts a job of a pooled startsAtOnce queue (webhook deliveries) as its transaction commits", async () => {
+    const delay = await startDelay(true, { slots: 2, perGroup: 1 });
+    assert.ok(delay !== undefined && delay < 2_000, `started after ${delay} ms`);
+  });
+
+  it("leaves a job of another pooled queue to the next poll", async () => {
+    const delay = await startDelay(false, { slots: 2, perGroup: 1 });
+    assert.equal(delay, undefined, "not started within 5 s by a pool polling every 30 s");
   });
 });
