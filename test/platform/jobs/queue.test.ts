@@ -4,13 +4,17 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createJobRunner, type JobDefinition } from "../../../src/platform/jobs/queue.js";
 import { openTestDb, silentLog, TEST_DATABASE_URL, TEST_ENV, uniqueName } from "../../helpers.js";
 
-/** how long after its send a job of a queue so defined starts, with workers that poll every 30 s */
+/**
+ * How long after their sends the last of `jobs` jobs of a queue so defined starts (each sent in a transaction
+ * of its own, one after another), with workers that poll every 30 s; undefined when one did not start in 5 s
+ */
 async function startDelay(
   startsAtOnce: boolean,
   pool?: JobDefinition<object>["pool"],
+  jobs = 1,
 ): Promise<number | undefined> {
   const db = await openTestDb();
-  let startedAt: number | undefined;
+  const startedAt: number[] = [];
   const definition: JobDefinition<object> = {
     queue: uniqueName("starts").replace(/-/g, "_"),
     retryLimit: 0,
@@ -18,7 +22,7 @@ async function startDelay(
     startsAtOnce,
     ...(pool === undefined ? {} : { pool }),
     handle: async () => {
-      startedAt = Date.now();
+      startedAt.push(Date.now());
     },
     giveUp: async () => {},
   };
@@ -34,9 +38,10 @@ async function startDelay(
   try {
     await sleep(1_000); // the worker's first poll, as it starts, has found nothing
     const sent = Date.now();
-    await db.transaction((tx) => runner.queue.send(tx, definition.queue, {}));
-    for (let waited = 0; startedAt === undefined && waited < 5_000; waited += 50) await sleep(50);
-    return startedAt === undefined ? undefined : startedAt - sent;
+    for (let job = 0; job < jobs; job += 1)
+      await db.transaction((tx) => runner.queue.send(tx, definition.queue, {}));
+    for (let waited = 0; startedAt.length < jobs && waited < 5_000; waited += 50) await sleep(50);
+    return startedAt.length < jobs ? undefined : Math.max(...startedAt) - sent;
   } finally {
     await runner.stop();
     await db.close();
@@ -56,6 +61,11 @@ describe("the job queue", () => {
   it("starts a job of a pooled startsAtOnce queue (webhook deliveries) as its transaction commits", async () => {
     const delay = await startDelay(true, { slots: 2, perGroup: 1 });
     assert.ok(delay !== undefined && delay < 2_000, `started after ${delay} ms`);
+  });
+
+  it("starts jobs sent together at once, though only the first is announced", async () => {
+    const delay = await startDelay(true, { slots: 2, perGroup: 5 }, 5);
+    assert.ok(delay !== undefined && delay < 2_000, `the last started after ${delay} ms`);
   });
 
   it("leaves a job of another pooled queue to the next poll", async () => {
