@@ -6,7 +6,7 @@
  */
 
 import { type ColumnarBatchView, NO_DATE } from "../types.js";
-import { type Groups, groupBy, medianSorted, orderByDay } from "./robust.js";
+import { type Groups, groupBy, largestGroup, medianSorted, orderByDay } from "./robust.js";
 
 const cache = new WeakMap<ColumnarBatchView, Map<string, unknown>>();
 
@@ -94,23 +94,23 @@ export const lineLogs = (batch: ColumnarBatchView): Float64Array =>
 /** by service code id: the median of ln(quantity x unit amount) over its items with a positive amount */
 export const serviceLineMedian = (batch: ColumnarBatchView): Float64Array =>
   memo(batch, "serviceLineMedian", () => {
-    const { start, order } = itemsByCode(batch);
+    const groups = itemsByCode(batch);
+    const { start, order } = groups;
     const logs = lineLogs(batch);
     const median = new Float64Array(batch.strings.length).fill(Number.NaN);
-    const values = new Float64Array(order.length);
+    const values = new Float64Array(largestGroup(groups));
     const codes = start.length - 1;
     for (let code = 0; code < codes; code += 1) {
       const from = start[code] as number;
       const to = start[code + 1] as number;
-      if (to === from) continue;
-      let n = from;
+      let n = 0;
       for (let r = from; r < to; r += 1) {
         const ln = logs[order[r] as number] as number;
         if (!Number.isNaN(ln)) values[n++] = ln;
       }
-      if (n === from) continue;
-      values.subarray(from, n).sort();
-      median[code] = medianSorted(values, from, n);
+      if (n === 0) continue;
+      values.subarray(0, n).sort();
+      median[code] = medianSorted(values, 0, n);
     }
     return median;
   });

@@ -15,7 +15,7 @@
 import { flag, supportingFlag } from "../findings.js";
 import type { ColumnarBatchView, FindingSink } from "../types.js";
 import { itemsByCode } from "./batch.js";
-import { type RobustFit, robustFit, robustZ, type ScoreCurve, scoreOf } from "./robust.js";
+import { largestGroup, type RobustFit, robustFit, robustZ, type ScoreCurve, scoreOf } from "./robust.js";
 
 /** what PRICE and QUANTITY of sensitivity.ts set */
 export interface MagnitudeSensitivity {
@@ -48,22 +48,22 @@ export function magnitudeOutliers(
   description: string,
   describe: DescribeOutlier,
 ): void {
-  const { start, order } = itemsByCode(batch);
-  const logs = new Float64Array(order.length);
+  const groups = itemsByCode(batch);
+  const { start, order } = groups;
+  const logs = new Float64Array(largestGroup(groups));
   const codes = start.length - 1;
   for (let service = 0; service < codes; service += 1) {
     const from = start[service] as number;
     const to = start[service + 1] as number;
     if (to - from < sensitivity.minGroup) continue;
-    let n = from;
+    let size = 0;
     for (let r = from; r < to; r += 1) {
       const x = value[order[r] as number] as number;
-      if (x > 0) logs[n++] = Math.log(x);
+      if (x > 0) logs[size++] = Math.log(x);
     }
-    const size = n - from;
     if (size < sensitivity.minGroup) continue;
-    logs.subarray(from, n).sort();
-    const fit: RobustFit = robustFit(logs, from, n, sensitivity.scaleFloor);
+    logs.subarray(0, size).sort();
+    const fit: RobustFit = robustFit(logs, 0, size, sensitivity.scaleFloor);
     const median = Math.exp(fit.median);
     // the largest log a non-outlier may have: below both gates nothing is reported
     const gate = Math.max(

@@ -18,6 +18,14 @@ export interface Groups {
   readonly order: Int32Array;
 }
 
+/** the size of the largest group: a buffer for one group's values at a time, not one for every index */
+export function largestGroup({ start }: Groups): number {
+  let largest = 0;
+  for (let k = 0; k + 1 < start.length; k += 1)
+    largest = Math.max(largest, (start[k + 1] as number) - (start[k] as number));
+  return largest;
+}
+
 /**
  * Groups the indexes 0..keys.length-1 by `keys[i]` (0 <= key < keyCount); an index whose key is negative is
  * left out. `within`, when given, is an order to keep inside each group (a permutation of indexes, e.g. by

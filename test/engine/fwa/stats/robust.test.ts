@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import { seededRandom } from "../../../../src/engine/fwa/stats/random.js";
 import {
   groupBy,
+  largestGroup,
   madSorted,
   medianSorted,
   orderByDay,
@@ -61,5 +62,11 @@ describe("fwa robust statistics", () => {
     const byDay = orderByDay(days, -999);
     assert.deepEqual([...byDay], [5, 3, 1, 4, 2, 0]);
     assert.deepEqual([...groupBy(keys, 3, byDay).order], [1, 4, 5, 2, 0]);
+  });
+
+  it("sizes a buffer for one group at a time by the largest group, empty groups and none included", () => {
+    assert.equal(largestGroup(groupBy(Int32Array.from([2, 0, 2, -1, 0, 2]), 3)), 3);
+    assert.equal(largestGroup(groupBy(Int32Array.from([1, 1, 1, 1]), 4)), 4);
+    assert.equal(largestGroup(groupBy(new Int32Array(0), 0)), 0);
   });
 });
