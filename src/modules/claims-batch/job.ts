@@ -2,7 +2,7 @@ import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import type { BatchSettings } from "../../config.js";
 import { analyzeBatch } from "../../engine/fwa/analyze.js";
-import { createColumnarBuilder, textOf, withoutEchoedIds } from "../../engine/fwa/columns/columnar.js";
+import { createColumnarBuilder, rankingColumns, textOf } from "../../engine/fwa/columns/columnar.js";
 import { tenantFeaturesOf } from "../../engine/fwa/model/tenant-model.js";
 import type { RankedEntities } from "../../engine/fwa/ranking/entity.js";
 import { memberRanking } from "../../engine/fwa/ranking/members.js";
@@ -178,8 +178,8 @@ class PageWriter {
 
 /**
  * Passes one to three: the spool's parts joined into columns, every item settled, the results written by
- * page. Answers the decisions and the columns the rankings read: without the ids that only results echo,
- * so that those (some 200 MB at ten million items) and what the detectors alone computed are let go first.
+ * page. Answers the decisions and the columns the rankings read (columnar.ts, rankingColumns), so that the
+ * rest (some 480 MB at ten million items) and what the detectors alone computed are let go first.
  */
 async function settleClaims(
   batch: BatchRow,
@@ -225,7 +225,7 @@ async function settleClaims(
     }
   }
   await pages.finish();
-  return { decisions, processed: index, rankingView: withoutEchoedIds(view) };
+  return { decisions, processed: index, rankingView: rankingColumns(view) };
 }
 
 /**

@@ -6,9 +6,10 @@ import {
   createColumnarBuilder,
   GENDER,
   PRE_AUTH,
-  withoutEchoedIds,
+  rankingColumns,
 } from "../../../../src/engine/fwa/columns/columnar.js";
 import { dayOfText } from "../../../../src/engine/fwa/columns/days.js";
+import { tenantFeaturesOf } from "../../../../src/engine/fwa/model/tenant-model.js";
 import { memberRanking } from "../../../../src/engine/fwa/ranking/members.js";
 import { providerEvidence, rankProviders } from "../../../../src/engine/fwa/ranking/providers.js";
 import { FWA_DETECTORS } from "../../../../src/engine/fwa/registry.js";
@@ -124,16 +125,26 @@ describe("fwa columnar builder", () => {
   });
 });
 
-describe("fwa columns without the echoed ids", () => {
-  it("drop the claim and erp item ids and leave both rankings as they were", () => {
+describe("fwa columns the rankings read", () => {
+  it("leave out the echoed ids and the detectors' own columns, and both rankings and the provider features as they were", () => {
     const builder = createColumnarBuilder();
     for (const generated of generateClaims({ claims: 3_000, seed: 5 })) builder.add(generated);
     const view = builder.finish();
     const decisions = analyzeBatch(view, FWA_DETECTORS, { flagThreshold: 0.5 });
     assert.ok(decisions.itemFindings.size > 100, "findings to rank by");
-    const trimmed = withoutEchoedIds(view);
+    const trimmed = rankingColumns(view);
     assert.ok(view.erpItemIds.count > 1_000, "the generated claims send erp item ids");
+    assert.ok(
+      view.isEmergency.includes(1) && view.itemAdmission.some((day) => day !== NO_DATE),
+      "varied claims",
+    );
     assert.deepEqual([trimmed.claimIds.count, trimmed.erpItemIds.count, trimmed.itemErpId.length], [0, 0, 0]);
+    assert.deepEqual(
+      [trimmed.serviceCode, trimmed.itemAdmission, trimmed.itemDischarge, trimmed.claimType].map(
+        (c) => c.length,
+      ),
+      [0, 0, 0, 0],
+    );
     const members = (v: typeof view) => {
       const ranking = memberRanking(v, decisions);
       return ranking.rows(0, ranking.count);
@@ -141,5 +152,7 @@ describe("fwa columns without the echoed ids", () => {
     const providers = (v: typeof view) => rankProviders(v, providerEvidence(v, decisions), undefined);
     assert.deepEqual(members(trimmed), members(view));
     assert.deepEqual(providers(trimmed), providers(view));
+    const features = (v: typeof view) => providerEvidence(v, decisions).map(tenantFeaturesOf);
+    assert.deepEqual(features(trimmed), features(view));
   });
 });
