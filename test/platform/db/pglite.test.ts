@@ -35,6 +35,20 @@ describe("prepared statements of the embedded database", () => {
   });
 });
 
+describe("the embedded database's cache", () => {
+  it("is 32 MB of shared buffers, not PostgreSQL's 128 MB, with PGlite's own settings kept", async () => {
+    const db = await openPglite(undefined);
+    try {
+      const [buffers] = await db.query<{ shared_buffers: string }>("SHOW shared_buffers");
+      assert.equal(buffers?.shared_buffers, "32MB");
+      const [workers] = await db.query<{ max_worker_processes: string }>("SHOW max_worker_processes");
+      assert.equal(workers?.max_worker_processes, "0");
+    } finally {
+      await db.close();
+    }
+  });
+});
+
 describe("bytes in the embedded database", () => {
   it("go in and come back exactly, the SQL seeing the same bytes", async () => {
     const db = await openPglite(undefined);
