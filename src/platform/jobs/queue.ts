@@ -274,23 +274,29 @@ export function createJobRunner(options: JobOptions): JobRunner {
     const lanes = new Set<Promise<void>>();
     const stopped = new AbortController();
     let stopping = false;
-    let wake: (() => void) | undefined;
-    // a job announced while the pool was claiming (its claim may have run before the job committed)
-    let announced = false;
+    let endNap: (() => void) | undefined;
+    // roused while not napping (a job ended or was announced during a claim that may have missed it): the
+    // next nap is skipped
+    let roused = false;
     const nap = (ms: number) =>
       new Promise<void>((resolve) => {
-        if (announced) {
-          announced = false;
+        if (roused) {
+          roused = false;
           resolve();
           return;
         }
-        const timer = setTimeout(() => wake?.(), ms);
-        wake = () => {
+        const timer = setTimeout(() => endNap?.(), ms);
+        endNap = () => {
           clearTimeout(timer);
-          wake = undefined;
+          endNap = undefined;
           resolve();
         };
       });
+    /** the pool claims again at once: a slot freed, a job was announced, or the pool stops */
+    const rouse = () => {
+      if (endNap === undefined) roused = true;
+      else endNap();
+    };
     // claims are kept alive as pg-boss's own workers keep theirs
     const heartbeat = setInterval(() => {
       if (held.size > 0)
@@ -309,7 +315,7 @@ export function createJobRunner(options: JobOptions): JobRunner {
         });
       } finally {
         held.delete(job.id);
-        wake?.();
+        rouse();
       }
     }
 
@@ -349,13 +355,10 @@ export function createJobRunner(options: JobOptions): JobRunner {
     })();
 
     return {
-      wake: () => {
-        if (wake === undefined) announced = true;
-        else wake();
-      },
+      wake: rouse,
       async stop(timeoutMs) {
         stopping = true;
-        wake?.();
+        rouse();
         await loop;
         const deadline = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref());
         await Promise.race([Promise.allSettled([...lanes]), deadline]);
