@@ -17,6 +17,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import { buildSync } from "esbuild";
 
 const BUILDS = ".build";
 
@@ -62,8 +63,35 @@ function compileInto(target) {
   cpSync("src/platform/db/migrations", join(building, "platform/db/migrations"), { recursive: true });
   cpSync("src/modules/console/assets", join(building, "modules/console/assets"), { recursive: true });
   chmodSync(join(building, "cli.js"), 0o755);
+  bundleThreads(building);
   rmSync(target, { recursive: true, force: true });
   renameSync(building, target);
+}
+
+/**
+ * The threads started per piece of work (an upload's checks, a model's fit) as one file each: loading the
+ * compiled modules one by one took a new thread 0.3-0.5 s (TypeBox alone is some 700 files), which an
+ * upload of 1,000,000 items waited for; bundled, 0.05 s. The database's thread starts once and loads
+ * PGlite's WebAssembly beside its module, so it stays as compiled.
+ */
+function bundleThreads(building) {
+  for (const thread of [
+    "modules/claims-batch/upload/check-thread.js",
+    "modules/fwa-learning/fit-thread.js",
+  ]) {
+    const file = join(building, thread);
+    buildSync({
+      entryPoints: [file],
+      outfile: file,
+      allowOverwrite: true,
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      sourcemap: "linked",
+      logLevel: "warning",
+    });
+  }
 }
 
 // a dist directory of the old layout moves aside once; from then on dist is a link, replaced atomically

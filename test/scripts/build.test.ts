@@ -5,6 +5,7 @@ import {
   cpSync,
   existsSync,
   mkdtempSync,
+  readFileSync,
   readlinkSync,
   realpathSync,
   rmSync,
@@ -13,6 +14,9 @@ import {
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { Worker } from "node:worker_threads";
+import { decodeColumnPart } from "../../src/engine/fwa/columns/part.js";
+import { batchClaim } from "../modules/claims-batch/fixtures.js";
 
 /** scripts/build.mjs in a copy of the project's sources (node_modules shared), so the checkout is left alone */
 describe("the build (npm run build, prepare)", () => {
@@ -48,5 +52,37 @@ describe("the build (npm run build, prepare)", () => {
     assert.ok(existsSync(join(first, "cli.js")));
     assert.ok(existsSync(join(first, "platform/db/migrations/0001_foundation.sql")));
     assert.match(readlinkSync(join(dir, "dist")), /^\.build\//);
+  });
+
+  it("bundles the threads started per upload and per fit into files of their own, which run as the product starts them", async () => {
+    build();
+    const dist = realpathSync(join(dir, "dist"));
+    for (const thread of [
+      "modules/claims-batch/upload/check-thread.js",
+      "modules/fwa-learning/fit-thread.js",
+    ]) {
+      const source = readFileSync(join(dist, thread), "utf8");
+      assert.doesNotMatch(source, /^import .* from "\.{1,2}\//m, `${thread} imports a compiled module`);
+    }
+    const claims = [batchClaim(1), batchClaim(2, {}, 3)].map((claim) => Buffer.from(JSON.stringify(claim)));
+    const ends = claims.map((_claim, index) =>
+      claims.slice(0, index + 1).reduce((sum, claim) => sum + claim.length, 0),
+    );
+    const thread = new Worker(join(dist, "modules/claims-batch/upload/check-thread.js"));
+    try {
+      const answer = await new Promise<{
+        id: number;
+        checked: { claims: number; items: number; part: Uint8Array };
+      }>((resolve, reject) => {
+        thread.once("message", resolve);
+        thread.once("error", reject);
+        thread.postMessage({ id: 7, chunk: { firstIndex: 0, bytes: Buffer.concat(claims), ends } });
+      });
+      assert.equal(answer.id, 7);
+      assert.deepEqual([answer.checked.claims, answer.checked.items], [2, 5]);
+      assert.equal(decodeColumnPart(answer.checked.part).itemCount, 5);
+    } finally {
+      await thread.terminate();
+    }
   });
 });
