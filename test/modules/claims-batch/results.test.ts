@@ -72,6 +72,28 @@ describe("batch results", () => {
     }
   });
 
+  it("stores its pages compressed once, by gzip: PostgreSQL keeps them out of line as they are", async () => {
+    const columns = await ctx.db.query<{ table: string; storage: string }>(
+      `SELECT attrelid::regclass::text AS table, attstorage AS storage FROM pg_attribute
+        WHERE attname = 'data' AND attrelid IN ('claims_batch_results'::regclass, 'claims_batch_spool_parts'::regclass)
+        ORDER BY 1`,
+    );
+    assert.deepEqual(columns, [
+      { table: "claims_batch_results", storage: "e" },
+      { table: "claims_batch_spool_parts", storage: "e" },
+    ]);
+    const pages = await ctx.db.query<{ gzip: boolean; compression: string | null }>(
+      `SELECT substr(data, 1, 2) = '\\x1f8b'::bytea AS gzip, pg_column_compression(data) AS compression
+         FROM claims_batch_results WHERE batch_id = $1`,
+      [batchId],
+    );
+    assert.ok(pages.length > 0);
+    assert.deepEqual(
+      new Set(pages.map((page) => `${page.gzip} ${page.compression}`)),
+      new Set(["true null"]),
+    );
+  });
+
   it("filters by status, and explains every rejection", async () => {
     const rejected = (await results("?filter=rejected&per_page=1000")).json();
     assert.equal(rejected.meta.total_results, 250);
