@@ -204,6 +204,11 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
     const from = byMember.start[m] as number;
     const to = byMember.start[m + 1] as number;
     if (from === to) continue;
+    // a member's only claim overlaps nothing and follows nothing: no copy, sort or set for it
+    if (to - from === 1) {
+      providerCount[m] = 1;
+      continue;
+    }
     const claims = Array.from(byMember.order.subarray(from, to)).sort(
       (a, b) => (start[a] as number) - (start[b] as number) || a - b,
     );
