@@ -84,5 +84,17 @@ describe("the build (npm run build, prepare)", () => {
     } finally {
       await thread.terminate();
     }
+    const fit = new Worker(join(dist, "modules/fwa-learning/fit-thread.js"), {
+      workerData: { examples: [] },
+    });
+    try {
+      const fitted = await new Promise<{ model: { kind: string } }>((resolve, reject) => {
+        fit.once("message", resolve);
+        fit.once("error", reject);
+      });
+      assert.equal(fitted.model.kind, "logistic");
+    } finally {
+      await fit.terminate();
+    }
   });
 });
