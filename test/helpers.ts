@@ -1,6 +1,8 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { type App, buildApp } from "../src/app.js";
 import { type Config, loadConfig } from "../src/config.js";
@@ -16,9 +18,61 @@ import { createJobRunner, type JobQueue } from "../src/platform/jobs/queue.js";
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 
 export async function openTestDb(): Promise<Db> {
-  const db = await openDatabase({ databaseUrl: TEST_DATABASE_URL, dataDir: undefined });
+  if (TEST_DATABASE_URL !== undefined) {
+    const db = await openDatabase({ databaseUrl: TEST_DATABASE_URL, dataDir: undefined });
+    await migrate(db);
+    return db;
+  }
+  const template = migratedTemplatePath();
+  if (existsSync(template)) {
+    const db = await openDatabase({
+      databaseUrl: undefined,
+      dataDir: undefined,
+      startFrom: readFileSync(template),
+    });
+    await migrate(db); // the template's migrations recorded: nothing to run
+    return db;
+  }
+  const db = await openDatabase({ databaseUrl: undefined, dataDir: undefined });
   await migrate(db);
+  await saveTemplate(db, template);
   return db;
+}
+
+/**
+ * Where the test processes keep a migrated embedded database to start from (creating one takes PGlite
+ * seconds of initdb; one restored from a snapshot, a fraction of a second): named by the migrations, the
+ * database's thread (which takes the snapshot) and PGlite's version, so a change to any makes a new one
+ */
+function migratedTemplatePath(): string {
+  const hash = createHash("sha256");
+  const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+  const migrations = source("../src/platform/db/migrations/");
+  for (const file of readdirSync(migrations).sort())
+    hash.update(file).update(readFileSync(join(migrations, file)));
+  hash.update(readFileSync(source("../src/platform/db/pglite-host.ts")));
+  hash.update(readFileSync(source("../node_modules/@electric-sql/pglite/package.json")));
+  return join(tmpdir(), `${TEMPLATE_PREFIX}${hash.digest("hex").slice(0, 16)}.tar`);
+}
+
+const TEMPLATE_PREFIX = "mizan-test-db-";
+
+/**
+ * Written beside and renamed, so a process reading it never finds it half-written; a template is only a
+ * shortcut, so failing to keep one fails no test
+ */
+async function saveTemplate(db: Db, path: string): Promise<void> {
+  try {
+    const snapshot = await db.snapshot?.();
+    if (snapshot === undefined) return;
+    const partial = `${path}.${process.pid}`;
+    writeFileSync(partial, snapshot);
+    renameSync(partial, path);
+    // the templates of earlier migrations go (some 40 MB each); this one's, and those being written, stay
+    for (const file of readdirSync(tmpdir()))
+      if (file.startsWith(TEMPLATE_PREFIX) && !file.startsWith(basename(path)))
+        rmSync(join(tmpdir(), file), { force: true });
+  } catch {}
 }
 
 /** a tenant name no other test (or test process sharing the PostgreSQL) uses */

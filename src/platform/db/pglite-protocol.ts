@@ -20,6 +20,8 @@ export type HostRequest =
   | { id: number; op: "jobs"; text: string; values: unknown[] | undefined }
   | { id: number; op: "listen"; channel: string }
   | { id: number; op: "unlisten"; listener: number }
+  /** the database's files as one tar archive */
+  | { id: number; op: "snapshot" }
   | { id: number; op: "close" };
 
 export type HostReply =

@@ -32,8 +32,8 @@ type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : n
  * memory (tests). It counts the writes it is asked to run by table, for the maintenance that stands in
  * for autovacuum (see maintenance.ts).
  */
-export async function openPglite(dataDir: string | undefined): Promise<Db> {
-  const worker = startThreadBeside(import.meta.url, "pglite-host", { dataDir });
+export async function openPglite(dataDir: string | undefined, startFrom?: Uint8Array): Promise<Db> {
+  const worker = startThreadBeside(import.meta.url, "pglite-host", { dataDir, startFrom });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   const notices = new Map<number, (payload: string) => void>();
   let nextId = 1;
@@ -139,6 +139,7 @@ export async function openPglite(dataDir: string | undefined): Promise<Db> {
         if (stopped === undefined) await ask({ op: "unlisten", listener });
       };
     },
+    snapshot: async () => (await ask({ op: "snapshot" })) as Uint8Array,
     close: async () => {
       if (stopped !== undefined) return;
       await ask({ op: "close" });

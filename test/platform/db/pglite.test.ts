@@ -49,6 +49,34 @@ describe("the embedded database's cache", () => {
   });
 });
 
+describe("a snapshot of the embedded database", () => {
+  it("starts another with the same tables and rows, and the two go their own ways", async () => {
+    const db = await openPglite(undefined);
+    const copies: Awaited<ReturnType<typeof openPglite>>[] = [];
+    try {
+      await db.exec("CREATE TABLE s (id int PRIMARY KEY, label text); CREATE SEQUENCE s_seq");
+      await db.query("INSERT INTO s VALUES (1, $1), (2, $2)", ["one", "ملف"]);
+      await db.query("SELECT nextval('s_seq')");
+      const snapshot = await db.snapshot?.();
+      assert.ok(snapshot instanceof Uint8Array && snapshot.length > 0);
+      const copy = await openPglite(undefined, snapshot);
+      copies.push(copy);
+      assert.deepEqual(await copy.query("SELECT id, label FROM s ORDER BY id"), [
+        { id: 1, label: "one" },
+        { id: 2, label: "ملف" },
+      ]);
+      assert.deepEqual(await copy.query("SELECT nextval('s_seq') AS n"), [{ n: 2 }]);
+      await copy.query("INSERT INTO s VALUES (3, 'copy only')");
+      await db.query("DELETE FROM s WHERE id = 1");
+      assert.deepEqual(await db.query("SELECT id FROM s ORDER BY id"), [{ id: 2 }]);
+      assert.deepEqual(await copy.query("SELECT id FROM s ORDER BY id"), [{ id: 1 }, { id: 2 }, { id: 3 }]);
+    } finally {
+      for (const copy of copies) await copy.close();
+      await db.close();
+    }
+  });
+});
+
 describe("bytes in the embedded database", () => {
   it("go in and come back exactly, the SQL seeing the same bytes", async () => {
     const db = await openPglite(undefined);
