@@ -18,24 +18,12 @@ import { createJobRunner, type JobQueue } from "../src/platform/jobs/queue.js";
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 
 export async function openTestDb(): Promise<Db> {
-  if (TEST_DATABASE_URL !== undefined) {
-    const db = await openDatabase({ databaseUrl: TEST_DATABASE_URL, dataDir: undefined });
-    await migrate(db);
-    return db;
-  }
-  const template = migratedTemplatePath();
-  if (existsSync(template)) {
-    const db = await openDatabase({
-      databaseUrl: undefined,
-      dataDir: undefined,
-      startFrom: readFileSync(template),
-    });
-    await migrate(db); // the template's migrations recorded: nothing to run
-    return db;
-  }
-  const db = await openDatabase({ databaseUrl: undefined, dataDir: undefined });
-  await migrate(db);
-  await saveTemplate(db, template);
+  // PGlite starts from the migrated template when a test process has left one
+  const template = TEST_DATABASE_URL === undefined ? migratedTemplatePath() : undefined;
+  const startFrom = template !== undefined && existsSync(template) ? readFileSync(template) : undefined;
+  const db = await openDatabase({ databaseUrl: TEST_DATABASE_URL, dataDir: undefined, startFrom });
+  await migrate(db); // from a template, its migrations recorded: nothing to run
+  if (template !== undefined && startFrom === undefined) await saveTemplate(db, template);
   return db;
 }
 
@@ -45,6 +33,7 @@ export async function openTestDb(): Promise<Db> {
  * database's thread (which takes the snapshot) and PGlite's version, so a change to any makes a new one
  */
 function migratedTemplatePath(): string {
+  if (templatePath !== undefined) return templatePath;
   const hash = createHash("sha256");
   const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
   const migrations = source("../src/platform/db/migrations/");
@@ -52,10 +41,13 @@ function migratedTemplatePath(): string {
     hash.update(file).update(readFileSync(join(migrations, file)));
   hash.update(readFileSync(source("../src/platform/db/pglite-host.ts")));
   hash.update(readFileSync(source("../node_modules/@electric-sql/pglite/package.json")));
-  return join(tmpdir(), `${TEMPLATE_PREFIX}${hash.digest("hex").slice(0, 16)}.tar`);
+  templatePath = join(tmpdir(), `${TEMPLATE_PREFIX}${hash.digest("hex").slice(0, 16)}.tar`);
+  return templatePath;
 }
 
 const TEMPLATE_PREFIX = "mizan-test-db-";
+/** the template's path, hashed once a process */
+let templatePath: string | undefined;
 
 /**
  * Written beside and renamed, so a process reading it never finds it half-written; a template is only a

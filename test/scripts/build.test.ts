@@ -65,36 +65,32 @@ describe("the build (npm run build, prepare)", () => {
       assert.doesNotMatch(source, /^import .* from "\.{1,2}\//m, `${thread} imports a compiled module`);
     }
     const claims = [batchClaim(1), batchClaim(2, {}, 3)].map((claim) => Buffer.from(JSON.stringify(claim)));
-    const ends = claims.map((_claim, index) =>
-      claims.slice(0, index + 1).reduce((sum, claim) => sum + claim.length, 0),
+    let end = 0;
+    const ends = claims.map((claim) => (end += claim.length));
+    const chunk = { firstIndex: 0, bytes: Buffer.concat(claims), ends };
+    const answer = await firstAnswer<{
+      id: number;
+      checked: { claims: number; items: number; part: Uint8Array };
+    }>(new Worker(join(dist, "modules/claims-batch/upload/check-thread.js")), { id: 7, chunk });
+    assert.equal(answer.id, 7);
+    assert.deepEqual([answer.checked.claims, answer.checked.items], [2, 5]);
+    assert.equal(decodeColumnPart(answer.checked.part).itemCount, 5);
+    const fitted = await firstAnswer<{ model: { kind: string } }>(
+      new Worker(join(dist, "modules/fwa-learning/fit-thread.js"), { workerData: { examples: [] } }),
     );
-    const thread = new Worker(join(dist, "modules/claims-batch/upload/check-thread.js"));
-    try {
-      const answer = await new Promise<{
-        id: number;
-        checked: { claims: number; items: number; part: Uint8Array };
-      }>((resolve, reject) => {
-        thread.once("message", resolve);
-        thread.once("error", reject);
-        thread.postMessage({ id: 7, chunk: { firstIndex: 0, bytes: Buffer.concat(claims), ends } });
-      });
-      assert.equal(answer.id, 7);
-      assert.deepEqual([answer.checked.claims, answer.checked.items], [2, 5]);
-      assert.equal(decodeColumnPart(answer.checked.part).itemCount, 5);
-    } finally {
-      await thread.terminate();
-    }
-    const fit = new Worker(join(dist, "modules/fwa-learning/fit-thread.js"), {
-      workerData: { examples: [] },
-    });
-    try {
-      const fitted = await new Promise<{ model: { kind: string } }>((resolve, reject) => {
-        fit.once("message", resolve);
-        fit.once("error", reject);
-      });
-      assert.equal(fitted.model.kind, "logistic");
-    } finally {
-      await fit.terminate();
-    }
+    assert.equal(fitted.model.kind, "logistic");
   });
 });
+
+/** the first message `thread` answers (after `message`, when given); the thread ends then */
+async function firstAnswer<T>(thread: Worker, message?: unknown): Promise<T> {
+  try {
+    return await new Promise<T>((resolve, reject) => {
+      thread.once("message", resolve);
+      thread.once("error", reject);
+      if (message !== undefined) thread.postMessage(message);
+    });
+  } finally {
+    await thread.terminate();
+  }
+}
