@@ -74,6 +74,11 @@ export interface BatchSettings {
   maxClaimBytes: number;
   /** threads that parse and check an upload's claims beside its stream, shared by the node's uploads (0: none) */
   checkThreads: number;
+  /**
+   * a batch of at least this many claims writes its result pages in a thread of its own, beside the
+   * rankings; a smaller one on the analysis's thread, where the thread's start would cost more (0: every batch)
+   */
+  resultsThreadClaims: number;
   /** results stay available this many days after a batch completes, then are purged */
   resultsDays: number;
   /**
@@ -215,6 +220,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxInflateRatio: integer("MIZAN_BATCH_MAX_INFLATE_RATIO", 100, 2, 100_000),
       maxClaimBytes: integer("MIZAN_BATCH_MAX_CLAIM_BYTES", 1024 ** 2, 1024, 64 * 1024 ** 2),
       checkThreads: integer("MIZAN_UPLOAD_CHECK_THREADS", Math.min(availableParallelism(), 8), 0, 64),
+      resultsThreadClaims: integer("MIZAN_BATCH_RESULTS_THREAD_CLAIMS", 20_000, 0, 1_000_000_000),
       resultsDays: integer("MIZAN_BATCH_RESULTS_DAYS", 7, 1, 365),
       spool: oneOf("MIZAN_BATCH_SPOOL", SPOOL_KINDS, "file"),
       spoolDir: resolve(read("MIZAN_SPOOL_DIR") ?? join(dataDir, "spool")),

@@ -36,6 +36,7 @@ describe("configuration", () => {
         maxInflateRatio: 100,
         maxClaimBytes: 1024 ** 2,
         checkThreads: Math.min(availableParallelism(), 8),
+        resultsThreadClaims: 20_000,
         resultsDays: 7,
         spool: "file",
         spoolDir: true,

@@ -15,7 +15,12 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { Worker } from "node:worker_threads";
+import { gunzipSync } from "node:zlib";
+import { analyzeBatch } from "../../src/engine/fwa/analyze.js";
 import { decodeColumnPart } from "../../src/engine/fwa/columns/part.js";
+import { resultSourceOf } from "../../src/engine/fwa/result-bytes.js";
+import { claimResult } from "../../src/engine/fwa/results.js";
+import { claim, item, viewOf } from "../engine/fwa/fixtures.js";
 import { batchClaim } from "../modules/claims-batch/fixtures.js";
 
 /** scripts/build.mjs in a copy of the project's sources (node_modules shared), so the checkout is left alone */
@@ -54,11 +59,12 @@ describe("the build (npm run build, prepare)", () => {
     assert.match(readlinkSync(join(dir, "dist")), /^\.build\//);
   });
 
-  it("bundles the threads started per upload and per fit into files of their own, which run as the product starts them", async () => {
+  it("bundles the threads started per upload, per batch's results and per fit into files of their own, which run as the product starts them", async () => {
     build();
     const dist = realpathSync(join(dir, "dist"));
     for (const thread of [
       "modules/claims-batch/upload/check-thread.js",
+      "modules/claims-batch/results-thread.js",
       "modules/fwa-learning/fit-thread.js",
     ]) {
       const source = readFileSync(join(dist, thread), "utf8");
@@ -75,6 +81,22 @@ describe("the build (npm run build, prepare)", () => {
     assert.equal(answer.id, 7);
     assert.deepEqual([answer.checked.claims, answer.checked.items], [2, 5]);
     assert.equal(decodeColumnPart(answer.checked.part).itemCount, 5);
+    const view = viewOf([claim({ claim_items: [item(), item({ service_code: "99214" })] })]);
+    const decisions = analyzeBatch(view, [], { flagThreshold: 0.5 });
+    const source = resultSourceOf(view, decisions, { batchId: "B", analyzedAt: "2026-11-27T00:00:00.000Z" });
+    const page = await firstAnswer<{
+      page: { view: string; page: number; claims: number; items: number };
+      data: Uint8Array;
+    }>(new Worker(join(dist, "modules/claims-batch/results-thread.js")), {
+      start: { source, pageClaims: 1_000, step: 1_000, window: 4 },
+    });
+    assert.deepEqual(page.page, { view: "all", page: 1, claims: 1, items: 2 });
+    assert.equal(
+      gunzipSync(page.data).toString("utf8"),
+      JSON.stringify([
+        claimResult(view, decisions, 0, { batchId: "B", analyzedAt: "2026-11-27T00:00:00.000Z" }),
+      ]),
+    );
     const fitted = await firstAnswer<{ model: { kind: string } }>(
       new Worker(join(dist, "modules/fwa-learning/fit-thread.js"), { workerData: { examples: [] } }),
     );

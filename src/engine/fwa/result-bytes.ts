@@ -3,8 +3,8 @@
  * `JSON.stringify(claimResult(...))` (results.ts), written as bytes for the pages of millions of claims.
  */
 import { textOf } from "./columns/columnar.js";
-import { type PackedTexts, textAt } from "./columns/texts.js";
-import { claimResult, itemRangeOf, type ResultContext, roundScore } from "./results.js";
+import { type PackedTexts, packTexts, textAt } from "./columns/texts.js";
+import { claimResult, type ResultContext, roundScore } from "./results.js";
 import {
   type BatchDecisions,
   type ColumnarBatchView,
@@ -32,8 +32,79 @@ const itemTailOf = (status: number, score: number): Uint8Array =>
   bytesOf(`,"status":"${statusOf(status)}","ai_score":${JSON.stringify(roundScore(score))},"reasons":[]}`);
 
 /**
- * Claims' results as UTF-8 JSON, the very text of `JSON.stringify(claimResult(...))`, written as bytes
- * where no item has a finding (most claims): ids copied from the packed columns as they are when JSON
+ * What the results of a batch are written from: the columns they echo, the decisions' statuses and scores,
+ * and the few claims with a finding already as JSON. Plain arrays and typed arrays only, so that a thread
+ * can be handed it; a fraction of the batch's columns (the detectors' own are not in it).
+ */
+export interface ResultSource {
+  readonly claimCount: number;
+  /** as ColumnarBatchView's */
+  readonly firstItem: Int32Array;
+  readonly claimIds: PackedTexts;
+  readonly providerId: Int32Array;
+  readonly itemErpId: Int32Array;
+  readonly erpItemIds: PackedTexts;
+  /** the text of each interned provider id of the batch */
+  readonly providerTexts: ReadonlyMap<number, string>;
+  /** as BatchDecisions' */
+  readonly itemStatus: Uint8Array;
+  readonly itemScore: Float32Array;
+  readonly claimStatus: Uint8Array;
+  /** the claims with a finding, ascending, and their results' JSON (text k: claim claimsWithFindings[k]) */
+  readonly claimsWithFindings: Int32Array;
+  readonly findingResults: PackedTexts;
+}
+
+/** the result source of an analysed batch: its claims with findings encoded here, the rest left to the encoder */
+export function resultSourceOf(
+  batch: ColumnarBatchView,
+  decisions: BatchDecisions,
+  context: ResultContext,
+): ResultSource {
+  const withFindings = new Set<number>();
+  for (const itemIndex of decisions.itemFindings.keys())
+    withFindings.add(batch.itemClaim[itemIndex] as number);
+  const claimsWithFindings = Int32Array.from(withFindings).sort();
+  const providerTexts = new Map<number, string>();
+  for (let c = 0; c < batch.claimCount; c += 1) {
+    const id = batch.providerId[c] as number;
+    if (!providerTexts.has(id)) providerTexts.set(id, textOf(batch, id));
+  }
+  return {
+    claimCount: batch.claimCount,
+    firstItem: batch.firstItem,
+    claimIds: batch.claimIds,
+    providerId: batch.providerId,
+    itemErpId: batch.itemErpId,
+    erpItemIds: batch.erpItemIds,
+    providerTexts,
+    itemStatus: decisions.itemStatus,
+    itemScore: decisions.itemScore,
+    claimStatus: decisions.claimStatus,
+    claimsWithFindings,
+    findingResults: packTexts(
+      Array.from(claimsWithFindings, (c) => JSON.stringify(claimResult(batch, decisions, c, context))),
+    ),
+  };
+}
+
+/** the place of `value` in the ascending `values`, or -1 */
+function indexIn(values: Int32Array, value: number): number {
+  let low = 0;
+  let high = values.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const found = values[middle] as number;
+    if (found === value) return middle;
+    if (found < value) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
+}
+
+/**
+ * Claims' results as UTF-8 JSON, the very text of `JSON.stringify(claimResult(...))`: a claim with a
+ * finding as its source encoded it, the others (most claims) written as bytes: ids copied from the packed columns as they are when JSON
  * needs no escape in them, what follows a provider's id or an item's id (status and score) encoded once
  * and kept. The result pages of a million items are text; built as strings first and encoded after, they
  * took longer than the detectors.
@@ -48,33 +119,29 @@ export class ClaimResultEncoder {
     ITEM_STATUSES.length * (SCORE_STEPS + 1),
   ).fill(undefined);
 
-  constructor(
-    private readonly batch: ColumnarBatchView,
-    private readonly decisions: BatchDecisions,
-    private readonly context: ResultContext,
-  ) {}
+  constructor(private readonly source: ResultSource) {}
 
   /** claim `claimIndex`'s result; the bytes are valid until the next call */
   encode(claimIndex: number): Uint8Array {
-    const { batch, decisions } = this;
-    const [first, end] = itemRangeOf(batch, claimIndex);
+    const { source } = this;
+    const first = source.firstItem[claimIndex];
+    const end = source.firstItem[claimIndex + 1];
+    if (first === undefined || end === undefined || claimIndex < 0 || claimIndex >= source.claimCount)
+      throw new Error(`the batch has no claim ${claimIndex}`);
     this.length = 0;
-    for (let itemIndex = first; itemIndex < end; itemIndex += 1)
-      if (decisions.itemFindings.has(itemIndex)) {
-        this.putString(JSON.stringify(claimResult(batch, decisions, claimIndex, this.context)));
-        return this.out.subarray(0, this.length);
-      }
+    const withFinding = indexIn(source.claimsWithFindings, claimIndex);
+    if (withFinding >= 0) return textBytes(source.findingResults, withFinding);
     this.put(CLAIM_OPEN);
     const idStart = this.length;
-    this.putText(batch.claimIds, claimIndex);
+    this.putText(source.claimIds, claimIndex);
     const idEnd = this.length;
-    this.put(CLAIM_STATUS[decisions.claimStatus[claimIndex] as number] as Uint8Array);
+    this.put(CLAIM_STATUS[source.claimStatus[claimIndex] as number] as Uint8Array);
     this.putCopy(idStart, idEnd);
-    this.put(this.providerPart(batch.providerId[claimIndex] as number));
+    this.put(this.providerPart(source.providerId[claimIndex] as number));
     for (let itemIndex = first; itemIndex < end; itemIndex += 1) {
       this.put(itemIndex === first ? FIRST_ITEM : NEXT_ITEM);
-      const erpId = batch.itemErpId[itemIndex] ?? NO_ERP_ITEM_ID;
-      if (erpId !== NO_ERP_ITEM_ID) this.putText(batch.erpItemIds, erpId);
+      const erpId = source.itemErpId[itemIndex] ?? NO_ERP_ITEM_ID;
+      if (erpId !== NO_ERP_ITEM_ID) this.putText(source.erpItemIds, erpId);
       else {
         // the default `${claim_id}-${n}`: the claim id's JSON without its closing quote, then -n
         this.putCopy(idStart, idEnd - 1);
@@ -82,7 +149,7 @@ export class ClaimResultEncoder {
         this.putAscii(String(itemIndex - first + 1));
         this.putByte(QUOTE);
       }
-      this.put(this.itemTail(decisions.itemStatus[itemIndex] as number, decisions.itemScore[itemIndex] ?? 0));
+      this.put(this.itemTail(source.itemStatus[itemIndex] as number, source.itemScore[itemIndex] ?? 0));
     }
     this.put(CLAIM_CLOSE);
     return this.out.subarray(0, this.length);
@@ -91,7 +158,8 @@ export class ClaimResultEncoder {
   private providerPart(id: number): Uint8Array {
     let part = this.providers.get(id);
     if (part === undefined) {
-      part = bytesOf(`,"provider_id":${JSON.stringify(textOf(this.batch, id))},"claim_items":[`);
+      const text = this.source.providerTexts.get(id) ?? "";
+      part = bytesOf(`,"provider_id":${JSON.stringify(text)},"claim_items":[`);
       this.providers.set(id, part);
     }
     return part;
@@ -158,3 +226,7 @@ export class ClaimResultEncoder {
     this.out = grown;
   }
 }
+
+/** text i of `texts` as its bytes (a view, not a copy) */
+const textBytes = (texts: PackedTexts, i: number): Uint8Array =>
+  texts.bytes.subarray(texts.offsets[i] as number, texts.offsets[i + 1] as number);

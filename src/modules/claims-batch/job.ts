@@ -1,5 +1,3 @@
-import { promisify } from "node:util";
-import { gzip } from "node:zlib";
 import type { BatchSettings } from "../../config.js";
 import { analyzeBatch } from "../../engine/fwa/analyze.js";
 import { createColumnarBuilder, rankingColumns, textOf } from "../../engine/fwa/columns/columnar.js";
@@ -8,13 +6,8 @@ import type { RankedEntities } from "../../engine/fwa/ranking/entity.js";
 import { memberRanking } from "../../engine/fwa/ranking/members.js";
 import { providerEvidence, rankProviders } from "../../engine/fwa/ranking/providers.js";
 import { FWA_DETECTORS } from "../../engine/fwa/registry.js";
-import { ClaimResultEncoder } from "../../engine/fwa/result-bytes.js";
-import {
-  type BatchDecisions,
-  type ColumnarBatchView,
-  type ItemStatus,
-  statusOf,
-} from "../../engine/fwa/types.js";
+import { resultSourceOf } from "../../engine/fwa/result-bytes.js";
+import type { BatchDecisions, ColumnarBatchView } from "../../engine/fwa/types.js";
 import { recordAudit } from "../../platform/audit/audit.js";
 import type { Db } from "../../platform/db/db.js";
 import { publicFailure } from "../../platform/jobs/failure.js";
@@ -23,11 +16,12 @@ import { batchAnalyses, batchAnalysisSeconds } from "../../platform/metrics.js";
 import { fwaFlagThreshold } from "../adjudication-settings/repo.js";
 import { activeModel, recordProviderFeatures } from "../fwa-learning/service.js";
 import { PagePipeline } from "./page-pipeline.js";
-import { type BatchRow, batchRepo, type RankingView, RESULT_PAGE_CLAIMS, type ResultView } from "./repo.js";
+import { type BatchRow, batchRepo, type RankingView, RESULT_PAGE_CLAIMS } from "./repo.js";
+import { queuePage, writeResultPages } from "./result-writer.js";
 import { ANALYSIS_QUEUE, emitForBatch, estimatedCompletion } from "./service.js";
 import { readSpool, removeSpool, type SpoolStores, spoolOf } from "./spool/spool.js";
 
-const gzipAsync = promisify(gzip);
+const STOPPED = "the worker stopped; the batch is analysed again";
 
 /** share of the work done when each pass ends, for the progress events */
 const PASS_ONE_END = 40;
@@ -66,18 +60,6 @@ function progressReporter(context: JobContext, batch: BatchRow) {
   };
 }
 
-/** one stored page: its JSON compressed and inserted, behind the writes `writes` already holds */
-function queuePage(
-  writes: PagePipeline,
-  db: Db,
-  page: Omit<Parameters<typeof batchRepo.insertResultPage>[1], "data">,
-  json: string | Buffer,
-): Promise<void> {
-  return writes.add(async () =>
-    batchRepo.insertResultPage(db, { ...page, data: await gzipAsync(json, { level: 1 }) }),
-  );
-}
-
 /** a ranking by page of RESULT_PAGE_CLAIMS entities, in its order (the engine's units: halalas) */
 async function writeRankings(
   db: Db,
@@ -99,93 +81,18 @@ async function writeRankings(
   await writes.drain();
 }
 
-/** a page being written: its claims' JSON so far, as UTF-8 in a buffer reused from page to page */
-interface PendingPage {
-  bytes: Buffer;
-  length: number;
-  claims: number;
-  items: number;
-  page: number;
-}
-
-const OPEN_BRACKET = 0x5b;
-const COMMA = 0x2c;
-const CLOSE_BRACKET = 0x5d;
-
 /**
- * Pages of results: every claim in `all`, and each in the view of its status. A claim's JSON is copied at
- * once into its pages' buffers: kept as strings until the page is full, a page's claims outlived the
- * collector's young generation and grew the heap with the batch.
- */
-class PageWriter {
-  private readonly pending = new Map<ResultView, PendingPage>();
-  private readonly writes = new PagePipeline();
-  constructor(
-    private readonly db: Db,
-    private readonly batchId: string,
-    private readonly attempt: number,
-  ) {}
-
-  /**
-   * a claim's result as UTF-8 JSON (encoded once, stored in both of its views); a promise only when a page
-   * went to be written, to wait on (a promise for each of a million claims cost more than copying them)
-   */
-  add(status: ItemStatus, items: number, json: Uint8Array): Promise<unknown> | undefined {
-    const all = this.append("all", items, json);
-    const own = this.append(status, items, json);
-    return all && own ? Promise.all([all, own]) : (all ?? own);
-  }
-
-  private append(view: ResultView, items: number, json: Uint8Array): Promise<void> | undefined {
-    let page = this.pending.get(view);
-    if (page === undefined) {
-      page = { bytes: Buffer.allocUnsafe(1024 ** 2), length: 0, claims: 0, items: 0, page: 1 };
-      this.pending.set(view, page);
-    }
-    // the JSON, its separator and the page's closing bracket
-    const room = page.length + json.length + 2;
-    if (room > page.bytes.length) {
-      const grown = Buffer.allocUnsafe(Math.max(room, 2 * page.bytes.length));
-      page.bytes.copy(grown, 0, 0, page.length);
-      page.bytes = grown;
-    }
-    page.bytes[page.length++] = page.claims === 0 ? OPEN_BRACKET : COMMA;
-    page.bytes.set(json, page.length);
-    page.length += json.length;
-    page.claims++;
-    page.items += items;
-    return page.claims === RESULT_PAGE_CLAIMS ? this.flush(view) : undefined;
-  }
-
-  private async flush(view: ResultView): Promise<void> {
-    const page = this.pending.get(view);
-    if (page === undefined || page.claims === 0) return;
-    page.bytes[page.length++] = CLOSE_BRACKET;
-    // the buffer takes the next page at once: the write gets a copy
-    const json = Buffer.from(page.bytes.subarray(0, page.length));
-    const { claims, items } = page;
-    const number = page.page;
-    Object.assign(page, { length: 0, claims: 0, items: 0, page: number + 1 });
-    const { batchId, attempt } = this;
-    await queuePage(this.writes, this.db, { batchId, attempt, view, page: number, claims, items }, json);
-  }
-
-  async finish(): Promise<void> {
-    for (const view of [...this.pending.keys()]) await this.flush(view);
-    await this.writes.drain();
-  }
-}
-
-/**
- * Passes one to three: the spool's parts joined into columns, every item settled, the results written by
- * page. Answers the decisions and the columns the rankings read (columnar.ts, rankingColumns), so that the
- * rest (some 480 MB at ten million items) and what the detectors alone computed are let go first.
+ * Passes one to three: the spool's parts joined into columns, every item settled, the results' pages
+ * started (result-writer.ts). Answers the decisions, the pages being written and the columns the rankings
+ * read (columnar.ts, rankingColumns), so that the rest (some 480 MB at ten million items) and what the
+ * detectors alone computed are let go first.
  */
 async function settleClaims(
   batch: BatchRow,
   attempt: number,
   stores: SpoolStores,
   context: JobContext,
+  settings: BatchSettings,
   report: ReturnType<typeof progressReporter>,
 ) {
   const { db } = context;
@@ -194,7 +101,7 @@ async function settleClaims(
   for await (const part of readSpool(batch, stores)) {
     builder.addPart(part);
     read += part.claimCount;
-    if (context.signal.aborted) throw new Error("the worker stopped; the batch is analysed again");
+    if (context.signal.aborted) throw new Error(STOPPED);
     await report((read / batch.total_claims) * PASS_ONE_END, 0);
   }
   await report(PASS_ONE_END, 0);
@@ -204,34 +111,26 @@ async function settleClaims(
   // settle, lets the groupings go before the result pages (some 200 MB at ten million items)
   const decisions: BatchDecisions = analyzeBatch({ ...view }, FWA_DETECTORS, { flagThreshold });
   await report(PASS_TWO_END, 0);
-  const analyzedAt = new Date().toISOString();
+  // taken first: the pages' thread takes the buffers of what only the results read (result-writer.ts)
+  const rankingView = rankingColumns(view);
+  const source = resultSourceOf(view, decisions, { batchId: batch.id, analyzedAt: new Date().toISOString() });
   // the reporter is asked every 2 % of the claims (each part in pass one); it tells every 10 % (or 5 s)
-  const step = Math.max(1, Math.floor(batch.total_claims / 50));
-  const pages = new PageWriter(db, batch.id, attempt);
-  const results = new ClaimResultEncoder(view, decisions, { batchId: batch.id, analyzedAt });
-  // the columns hold every id a result echoes: the spool is read once
-  let index = 0;
-  while (index < view.claimCount) {
-    const written = pages.add(
-      statusOf(decisions.claimStatus[index]),
-      (view.firstItem[index + 1] as number) - (view.firstItem[index] as number),
-      results.encode(index),
-    );
-    if (written !== undefined) await written;
-    index++;
-    if (index % step === 0) {
-      if (context.signal.aborted) throw new Error("the worker stopped; the batch is analysed again");
-      await report(PASS_TWO_END + (index / batch.total_claims) * (100 - PASS_TWO_END), index);
-    }
-  }
-  await pages.finish();
-  return { decisions, processed: index, rankingView: rankingColumns(view) };
+  const pages = writeResultPages(db, source, {
+    batchId: batch.id,
+    attempt,
+    inThread: view.claimCount >= settings.resultsThreadClaims,
+    step: Math.max(1, Math.floor(batch.total_claims / 50)),
+    onProgress: (claims) =>
+      report(PASS_TWO_END + (claims / batch.total_claims) * (100 - PASS_TWO_END), claims),
+    stopped: () => context.signal.aborted,
+  });
+  return { decisions, pages, rankingView };
 }
 
 /**
  * The analysis of one batch, from its spool: pass one joins the spool's column parts, pass two runs the detectors
- * and settles every item, pass three writes the results by page from the columns and the decisions. An attempt
- * starts from scratch (an earlier one's pages are deleted first), so a worker that died mid-batch leaves
+ * and settles every item, pass three writes the results by page from the columns and the decisions while the
+ * providers are ranked beside it, then the members. An attempt starts from scratch (an earlier one's pages are deleted first), so a worker that died mid-batch leaves
  * nothing the next attempt trips over.
  */
 async function analyze(data: AnalysisJobData, context: JobContext, settings: BatchSettings) {
@@ -257,21 +156,30 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
   });
   const started = Date.now();
   const report = progressReporter(context, batch);
-  const { decisions, processed, rankingView } = await settleClaims(batch, attempt, stores, context, report);
-  const model = await activeModel(db, batch.tenant_id);
-  const evidence = providerEvidence(rankingView, decisions);
-  const providers = rankProviders(rankingView, evidence, model);
-  await writeRankings(db, batch.id, attempt, "providers", {
-    count: providers.length,
-    rows: (from, to) => providers.slice(from, to),
-  });
-  await writeRankings(db, batch.id, attempt, "members", memberRanking(rankingView, decisions));
+  const settled = await settleClaims(batch, attempt, stores, context, settings, report);
+  const { decisions, rankingView } = settled;
   const availableUntil = new Date(Date.now() + settings.resultsDays * 86_400_000);
-  const features = evidence.map((e) => ({
-    provider_id: textOf(rankingView, e.tally.provider),
-    features: tenantFeaturesOf(e),
-  }));
-  await recordProviderFeatures(db, batch.tenant_id, batch.id, features, availableUntil);
+  let processed: number;
+  try {
+    const model = await activeModel(db, batch.tenant_id);
+    const evidence = providerEvidence(rankingView, decisions);
+    const providers = rankProviders(rankingView, evidence, model);
+    await writeRankings(db, batch.id, attempt, "providers", {
+      count: providers.length,
+      rows: (from, to) => providers.slice(from, to),
+    });
+    const features = evidence.map((e) => ({
+      provider_id: textOf(rankingView, e.tally.provider),
+      features: tenantFeaturesOf(e),
+    }));
+    await recordProviderFeatures(db, batch.tenant_id, batch.id, features, availableUntil);
+    // the members' ranking holds some 200 MB more at ten million items: it waits for the pages' thread to
+    // let go of the columns it was given (10,000,000 items peaked at 1.56-1.58 GB with the two together)
+    processed = await settled.pages.done;
+    await writeRankings(db, batch.id, attempt, "members", memberRanking(rankingView, decisions));
+  } finally {
+    settled.pages.stop();
+  }
   const completed = await db.transaction(async (tx) => {
     const done = await batchRepo.complete(tx, batch.id, attempt, {
       summary: decisions.summary,

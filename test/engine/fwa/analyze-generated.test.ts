@@ -15,7 +15,7 @@ import { claimResult } from "../../../src/engine/fwa/results.js";
 import { DISCHARGE_BEFORE_ADMISSION_CODE } from "../../../src/engine/fwa/rules/discharge-before-admission.js";
 import { type Detector, statusOf } from "../../../src/engine/fwa/types.js";
 import type { BatchClaimInput, BatchClaimItemInput } from "../../../src/modules/claims-batch/claim.js";
-import { claimResultJson } from "./fixtures.js";
+import { resultJsonOf } from "./fixtures.js";
 
 const CLAIMS = 25_000;
 const ITEMS_PER_CLAIM = 4;
@@ -170,9 +170,10 @@ describe("fwa generated batch of 100,000 items", () => {
     const byStatus = { approved: 0, flagged: 0, rejected: 0 };
     const reasonIds = new Set<string>();
     let rows = 0;
+    const resultJson = resultJsonOf(view, decisions, context);
     claims.forEach((_claim, c) => {
       const result = claimResult(view, decisions, c, context);
-      assert.equal(claimResultJson(view, decisions, c, context), JSON.stringify(result));
+      assert.equal(resultJson(c), JSON.stringify(result));
       byStatus[result.status] += 1;
       for (const item of result.claim_items) for (const reason of item.reasons) reasonIds.add(reason.id);
       rows += result.claim_items.length;

@@ -4,13 +4,13 @@ import { analyzeBatch } from "../../../src/engine/fwa/analyze.js";
 import { textAt } from "../../../src/engine/fwa/columns/texts.js";
 import { flag, reject, supportingFlag } from "../../../src/engine/fwa/findings.js";
 import { RULE_DETECTORS } from "../../../src/engine/fwa/registry.js";
-import { ClaimResultEncoder } from "../../../src/engine/fwa/result-bytes.js";
+import { ClaimResultEncoder, resultSourceOf } from "../../../src/engine/fwa/result-bytes.js";
 import { claimResult } from "../../../src/engine/fwa/results.js";
 import { type Detector, type Finding, NO_ERP_ITEM_ID, statusOf } from "../../../src/engine/fwa/types.js";
 
 const statuses = (codes: Uint8Array) => [...codes].map(statusOf);
 
-import { claim, claimResultJson, item, viewOf } from "./fixtures.js";
+import { claim, item, resultJsonOf, viewOf } from "./fixtures.js";
 
 /** a detector that reports fixed findings: [itemIndex, finding] or ["claim", claimIndex, finding] */
 const scripted = (
@@ -306,11 +306,11 @@ describe("fwa results", () => {
       ["C-1-1", "X-9"],
     );
     assert.equal(
-      claimResultJson(view, decisions, 0, context),
+      resultJsonOf(view, decisions, context)(0),
       JSON.stringify(claimResult(view, decisions, 0, context)),
     );
     assert.throws(() => claimResult(view, decisions, 1, context), /no claim 1/);
-    assert.throws(() => claimResultJson(view, decisions, 1, context), /no claim 1/);
+    assert.throws(() => resultJsonOf(view, decisions, context)(1), /no claim 1/);
   });
 
   it("writes ids as bytes exactly as JSON.stringify escapes them, claim after claim", () => {
@@ -324,7 +324,7 @@ describe("fwa results", () => {
     );
     const view = viewOf(claims);
     const decisions = analyzeBatch(view, [], { flagThreshold: 0.5 });
-    const encoder = new ClaimResultEncoder(view, decisions, context);
+    const encoder = new ClaimResultEncoder(resultSourceOf(view, decisions, context));
     const decoder = new TextDecoder();
     claims.forEach((_claim, c) => {
       const expected = JSON.stringify(claimResult(view, decisions, c, context));

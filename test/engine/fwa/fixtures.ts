@@ -2,7 +2,7 @@ import { type SpawnSyncReturns, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { createColumnarBuilder } from "../../../src/engine/fwa/columns/columnar.js";
 import { type PackedTexts, textAt } from "../../../src/engine/fwa/columns/texts.js";
-import { ClaimResultEncoder } from "../../../src/engine/fwa/result-bytes.js";
+import { ClaimResultEncoder, resultSourceOf } from "../../../src/engine/fwa/result-bytes.js";
 import type { ResultContext } from "../../../src/engine/fwa/results.js";
 import type { BatchDecisions, ColumnarBatchView } from "../../../src/engine/fwa/types.js";
 import type { BatchClaimInput, BatchClaimItemInput } from "../../../src/modules/claims-batch/claim.js";
@@ -65,12 +65,12 @@ export const textsOf = (texts: PackedTexts): string[] =>
 
 const utf8 = new TextDecoder();
 
-/** one claim's result as ClaimResultEncoder writes it, as text */
-export function claimResultJson(
+/** the claims' results as ClaimResultEncoder writes them, as text, by claim index */
+export function resultJsonOf(
   view: ColumnarBatchView,
   decisions: BatchDecisions,
-  claimIndex: number,
   context: ResultContext,
-): string {
-  return utf8.decode(new ClaimResultEncoder(view, decisions, context).encode(claimIndex));
+): (claimIndex: number) => string {
+  const encoder = new ClaimResultEncoder(resultSourceOf(view, decisions, context));
+  return (claimIndex) => utf8.decode(encoder.encode(claimIndex));
 }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { gunzipSync } from "node:zlib";
 import { batchAnalysisJob } from "../../../src/modules/claims-batch/job.js";
 import { batchRepo } from "../../../src/modules/claims-batch/repo.js";
 import { resultsAvailability } from "../../../src/modules/claims-batch/service.js";
@@ -228,6 +229,50 @@ describe("batch analysis across failures", () => {
     assert.equal(events.filter((e) => e.event_type === "batch.processing").length, 1);
     assert.equal(events.filter((e) => e.event_type === "batch.completed").length, 1);
     assert.ok(!existsSync(join(settings.spoolDir, `${batchId}.parts`)), "the spool is gone");
+  });
+
+  it("stores the same pages whether a thread of their own or the analysis's thread writes them", async () => {
+    // every 7th claim's service predates its insurance: rejected, with reasons
+    const claims = Array.from({ length: 1_500 }, (_, n) =>
+      n % 7 === 0 ? batchClaim(n, { insurance_start_date: "2026-04-01" }) : batchClaim(n),
+    );
+    const storedWith = async (resultsThreadClaims: number) => {
+      const { batchId } = await submit(claims);
+      await batchAnalysisJob({ ...settings, resultsThreadClaims }).handle(
+        { batchId },
+        contextWith(new AbortController().signal),
+      );
+      const rows = await ctx.db.query<{
+        view: string;
+        page: number;
+        claims: number;
+        items: number;
+        data: Buffer;
+      }>(
+        `SELECT view, page, claims, items, data FROM claims_batch_results WHERE batch_id = $1 ORDER BY view, page`,
+        [batchId],
+      );
+      // the batch's id and time of analysis are in its reasons: the rest must not differ
+      return rows.map(({ data, ...page }) => ({
+        ...page,
+        json: gunzipSync(data)
+          .toString("utf8")
+          .replaceAll(batchId, "BATCH")
+          .replace(/"createdAt":"[^"]*"/g, '"createdAt":"T"'),
+      }));
+    };
+    const here = await storedWith(1_000_000_000);
+    const inThread = await storedWith(0);
+    assert.deepEqual(inThread, here);
+    assert.deepEqual([...new Set(here.map((page) => page.view))].sort(), [
+      "all",
+      "approved",
+      "members",
+      "providers",
+      "rejected",
+    ]);
+    assert.equal(here.filter((page) => page.view === "all").length, 2);
+    assert.match(here.find((page) => page.view === "rejected")?.json ?? "", /"reasons":\[\{"id":"BATCH:/);
   });
 
   it("echoes ids in any script byte for byte, in every view of the results", async () => {
