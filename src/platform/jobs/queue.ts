@@ -134,9 +134,10 @@ function lanesOf(definition: JobDefinition<object>, jobs: JobWithMetadata<object
 const STARTS_AT_ONCE_CHANNEL = "mizan_job_sent";
 
 /**
- * One process announces a queue's jobs at most this often: a worker woken by one claims what has committed
- * meanwhile, and claims again as each job ends. Under a flood of jobs (hundreds of webhook events a second)
- * a NOTIFY for each cost about a tenth of the throughput.
+ * One process announces a queue's jobs at most this often in their transactions (and again later where it held
+ * some back): a worker woken by one claims what has committed meanwhile, and claims again as
+ * each job ends. Under a flood of jobs (hundreds of webhook events a second) a NOTIFY for each cost about a
+ * tenth of the throughput.
  */
 const ANNOUNCE_EVERY_MS = 50;
 
@@ -176,11 +177,34 @@ export function createJobRunner(options: JobOptions): JobRunner {
   const wakeable = new Map<string, () => void>();
   const announcementOf = (queue: string) => `${options.schema}.${queue}`;
   const lastAnnounced = new Map<string, number>();
-  /** whether a job sent now to `queue` is announced */
+  const pendingLater = new Set<string>();
+  const laterTimers = new Set<NodeJS.Timeout>();
+  /**
+   * Jobs sent within ANNOUNCE_EVERY_MS of an announced one are announced again, outside their transactions,
+   * that long and ten times that long after: the worker the first woke may have claimed before they
+   * committed, and would have left them to the next poll (a transaction still open half a second after its
+   * send waits for it yet)
+   */
+  const announceLater = (queue: string) => {
+    if (pendingLater.has(queue)) return;
+    pendingLater.add(queue);
+    for (const delay of [ANNOUNCE_EVERY_MS, 10 * ANNOUNCE_EVERY_MS]) {
+      const timer = setTimeout(() => {
+        laterTimers.delete(timer);
+        if (delay === ANNOUNCE_EVERY_MS) pendingLater.delete(queue);
+        db.query("SELECT pg_notify($1, $2)", [STARTS_AT_ONCE_CHANNEL, announcementOf(queue)]).catch(() => {});
+      }, delay).unref();
+      laterTimers.add(timer);
+    }
+  };
+  /** whether a job sent now to `queue` is announced in its transaction */
   const announces = (queue: string, sendOptions: SendOptions): boolean => {
     if (!startsAtOnce.has(queue) || sendOptions.startAfter !== undefined) return false;
     const now = Date.now();
-    if (now - (lastAnnounced.get(queue) ?? 0) < ANNOUNCE_EVERY_MS) return false;
+    if (now - (lastAnnounced.get(queue) ?? 0) < ANNOUNCE_EVERY_MS) {
+      announceLater(queue);
+      return false;
+    }
     lastAnnounced.set(queue, now);
     return true;
   };
@@ -427,6 +451,9 @@ export function createJobRunner(options: JobOptions): JobRunner {
     async stop() {
       if (!started) return;
       started = false;
+      for (const timer of laterTimers) clearTimeout(timer);
+      laterTimers.clear();
+      pendingLater.clear();
       await stopListening?.();
       stopListening = undefined;
       wakeable.clear();

@@ -6,12 +6,14 @@ import { openTestDb, silentLog, TEST_DATABASE_URL, TEST_ENV, uniqueName } from "
 
 /**
  * How long after their sends the last of `jobs` jobs of a queue so defined starts (each sent in a transaction
- * of its own, one after another), with workers that poll every 30 s; undefined when one did not start in 5 s
+ * of its own, one after another, those after the first committing `holdMs` after their send), with workers
+ * that poll every 30 s; undefined when one did not start in 5 s
  */
 async function startDelay(
   startsAtOnce: boolean,
   pool?: JobDefinition<object>["pool"],
   jobs = 1,
+  holdMs = 0,
 ): Promise<number | undefined> {
   const db = await openTestDb();
   const startedAt: number[] = [];
@@ -39,7 +41,10 @@ async function startDelay(
     await sleep(1_000); // the worker's first poll, as it starts, has found nothing
     const sent = Date.now();
     for (let job = 0; job < jobs; job += 1)
-      await db.transaction((tx) => runner.queue.send(tx, definition.queue, {}));
+      await db.transaction(async (tx) => {
+        await runner.queue.send(tx, definition.queue, {});
+        if (job > 0) await sleep(holdMs);
+      });
     for (let waited = 0; startedAt.length < jobs && waited < 5_000; waited += 50) await sleep(50);
     return startedAt.length < jobs ? undefined : Math.max(...startedAt) - sent;
   } finally {
@@ -65,6 +70,13 @@ describe("the job queue", () => {
 
   it("starts jobs sent together at once, though only the first is announced", async () => {
     const delay = await startDelay(true, { slots: 2, perGroup: 5 }, 5);
+    assert.ok(delay !== undefined && delay < 2_000, `the last started after ${delay} ms`);
+  });
+
+  it("starts a job held back from announcement whose transaction commits after the woken worker claimed", async () => {
+    // the second job is sent within the first's announcement window and commits 200 ms later, when the
+    // worker the first woke has run it and claimed again (on PostgreSQL; PGlite's one session waits)
+    const delay = await startDelay(true, { slots: 2, perGroup: 5 }, 2, 200);
     assert.ok(delay !== undefined && delay < 2_000, `the last started after ${delay} ms`);
   });
 
