@@ -4,7 +4,7 @@
  */
 import { textOf } from "./columns/columnar.js";
 import { type PackedTexts, packTexts, textAt } from "./columns/texts.js";
-import { claimResult, type ResultContext, roundScore } from "./results.js";
+import { claimResult, itemRangeOf, type ResultContext, roundScore } from "./results.js";
 import {
   type BatchDecisions,
   type ColumnarBatchView,
@@ -124,10 +124,7 @@ export class ClaimResultEncoder {
   /** claim `claimIndex`'s result; the bytes are valid until the next call */
   encode(claimIndex: number): Uint8Array {
     const { source } = this;
-    const first = source.firstItem[claimIndex];
-    const end = source.firstItem[claimIndex + 1];
-    if (first === undefined || end === undefined || claimIndex < 0 || claimIndex >= source.claimCount)
-      throw new Error(`the batch has no claim ${claimIndex}`);
+    const [first, end] = itemRangeOf(source, claimIndex);
     this.length = 0;
     const withFinding = indexIn(source.claimsWithFindings, claimIndex);
     if (withFinding >= 0) return textBytes(source.findingResults, withFinding);

@@ -53,7 +53,10 @@ const NO_REASONS: readonly Finding[] = [];
 export const roundScore = (score: number): number => Math.round(score * 10_000) / 10_000;
 
 /** the items of claim `claimIndex`: first, and one past the last */
-export function itemRangeOf(batch: ColumnarBatchView, claimIndex: number): [number, number] {
+export function itemRangeOf(
+  batch: Pick<ColumnarBatchView, "firstItem">,
+  claimIndex: number,
+): [number, number] {
   const first = batch.firstItem[claimIndex];
   const end = batch.firstItem[claimIndex + 1];
   if (first === undefined || end === undefined) throw new Error(`the batch has no claim ${claimIndex}`);

@@ -17,11 +17,9 @@ import { fwaFlagThreshold } from "../adjudication-settings/repo.js";
 import { activeModel, recordProviderFeatures } from "../fwa-learning/service.js";
 import { PagePipeline } from "./page-pipeline.js";
 import { type BatchRow, batchRepo, type RankingView, RESULT_PAGE_CLAIMS } from "./repo.js";
-import { queuePage, writeResultPages } from "./result-writer.js";
+import { queuePage, WORKER_STOPPED, writeResultPages } from "./result-writer.js";
 import { ANALYSIS_QUEUE, emitForBatch, estimatedCompletion } from "./service.js";
 import { readSpool, removeSpool, type SpoolStores, spoolOf } from "./spool/spool.js";
-
-const STOPPED = "the worker stopped; the batch is analysed again";
 
 /** share of the work done when each pass ends, for the progress events */
 const PASS_ONE_END = 40;
@@ -101,7 +99,7 @@ async function settleClaims(
   for await (const part of readSpool(batch, stores)) {
     builder.addPart(part);
     read += part.claimCount;
-    if (context.signal.aborted) throw new Error(STOPPED);
+    if (context.signal.aborted) throw new Error(WORKER_STOPPED);
     await report((read / batch.total_claims) * PASS_ONE_END, 0);
   }
   await report(PASS_ONE_END, 0);

@@ -10,8 +10,7 @@ import type { Db } from "../../platform/db/db.js";
 import { startThreadBeside } from "../../platform/threads.js";
 import { PagePipeline } from "./page-pipeline.js";
 import { batchRepo, RESULT_PAGE_CLAIMS } from "./repo.js";
-import type { ResultPage } from "./result-pages.js";
-import { writePages } from "./result-pages.js";
+import { type ResultPage, writePages } from "./result-pages.js";
 import type { ResultsThreadMessage, ResultsThreadRequest } from "./results-thread.js";
 
 const gzipAsync = promisify(gzip);
@@ -55,7 +54,8 @@ export interface ResultPagesWriting {
   stop(): void;
 }
 
-const STOPPED = "the worker stopped; the batch is analysed again";
+/** what an analysis whose worker stopped fails with (its job is retried from scratch) */
+export const WORKER_STOPPED = "the worker stopped; the batch is analysed again";
 
 /** every claim's result of `source`, stored by page (RESULT_PAGE_CLAIMS claims a page) */
 export function writeResultPages(
@@ -82,7 +82,7 @@ function here(db: Db, source: ResultSource, options: ResultPagesOptions): Result
     const claims = await writePages(source, RESULT_PAGE_CLAIMS, options.step, {
       onPage: ({ json, ...page }) => queuePage(writes, db, storedPage(options, page), Buffer.from(json)),
       onProgress: async (written) => {
-        if (stopped || options.stopped()) throw new Error(STOPPED);
+        if (stopped || options.stopped()) throw new Error(WORKER_STOPPED);
         await options.onProgress(written);
       },
     });
@@ -120,7 +120,6 @@ function movedToThread(source: ResultSource): ArrayBuffer[] {
 
 function inThread(db: Db, source: ResultSource, options: ResultPagesOptions): ResultPagesWriting {
   const thread = startThreadBeside(import.meta.url, "results-thread", undefined);
-  const ask = (request: ResultsThreadRequest) => thread.postMessage(request);
   const done = new Promise<number>((resolve, reject) => {
     const pending = new Set<Promise<unknown>>();
     const track = (work: Promise<unknown>) => {
@@ -137,10 +136,10 @@ function inThread(db: Db, source: ResultSource, options: ResultPagesOptions): Re
         track(
           batchRepo
             .insertResultPage(db, { ...storedPage(options, message.page), data })
-            .then(() => ask({ stored: true })),
+            .then(() => thread.postMessage({ stored: true } satisfies ResultsThreadRequest)),
         );
       } else if ("progress" in message) {
-        if (options.stopped()) reject(new Error(STOPPED));
+        if (options.stopped()) reject(new Error(WORKER_STOPPED));
         const claims = message.progress;
         reporting = reporting.then(() => options.onProgress(claims));
         track(reporting);
@@ -158,7 +157,9 @@ function inThread(db: Db, source: ResultSource, options: ResultPagesOptions): Re
     () => thread.terminate(),
   );
   thread.postMessage(
-    { start: { source, pageClaims: RESULT_PAGE_CLAIMS, step: options.step, window: THREAD_WINDOW } },
+    {
+      start: { source, pageClaims: RESULT_PAGE_CLAIMS, step: options.step, window: THREAD_WINDOW },
+    } satisfies ResultsThreadRequest,
     movedToThread(source),
   );
   return { done, stop: () => void thread.terminate() };
