@@ -58,6 +58,11 @@ export interface JobDefinition<T extends object = object> {
   coalesce?: boolean;
   /** a cron expression (UTC): pg-boss sends the job on that schedule, once per tick across all nodes */
   schedule?: string;
+  /**
+   * Seconds between this queue's idle polls, instead of the runner's: a poll is a claim statement on the
+   * one database a create waits behind, so a queue whose jobs may start late (a daily purge) polls rarely.
+   */
+  idlePollSeconds?: number;
   /** pg-boss's own backoff between retries starts at this many seconds (default 5) */
   retryDelaySeconds?: number;
   /**
@@ -281,6 +286,8 @@ export function createJobRunner(options: JobOptions): JobRunner {
   }
 
   const pools: Pool[] = [];
+  const pollSecondsOf = (definition: JobDefinition<object>) =>
+    definition.idlePollSeconds ?? options.pollingIntervalSeconds ?? 1;
 
   /**
    * A pooled queue's loop: claims up to the free slots (groups at their limit left out by the claim
@@ -293,7 +300,7 @@ export function createJobRunner(options: JobOptions): JobRunner {
     log: FastifyBaseLogger,
   ): Pool {
     const capacity = slots * options.concurrency;
-    const pollMs = (options.pollingIntervalSeconds ?? 1) * 1000;
+    const pollMs = pollSecondsOf(definition) * 1000;
     const held = new Map<string, JobWithMetadata<object>>();
     const lanes = new Set<Promise<void>>();
     const stopped = new AbortController();
@@ -402,7 +409,7 @@ export function createJobRunner(options: JobOptions): JobRunner {
     const polling = {
       includeMetadata: true,
       localConcurrency: options.concurrency,
-      pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
+      pollingIntervalSeconds: pollSecondsOf(definition),
     } as const;
     const batchSize = definition.batchSize ?? 1;
     if (batchSize === 1) {

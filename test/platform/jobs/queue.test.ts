@@ -4,17 +4,29 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createJobRunner, type JobDefinition } from "../../../src/platform/jobs/queue.js";
 import { openTestDb, silentLog, TEST_DATABASE_URL, TEST_ENV, uniqueName } from "../../helpers.js";
 
-/**
- * How long after their sends the last of `jobs` jobs of a queue so defined starts (each sent in a transaction
- * of its own, one after another, those after the first committing `holdMs` after their send), with workers
- * that poll every 30 s; undefined when one did not start in 5 s
- */
-async function startDelay(
-  startsAtOnce: boolean,
-  pool?: JobDefinition<object>["pool"],
+/** how a startDelay's queue is defined and worked */
+interface StartCase {
+  startsAtOnce: boolean;
+  pool?: JobDefinition<object>["pool"];
+  /** jobs sent, each in a transaction of its own, one after another */
+  jobs?: number;
+  /** those after the first commit this long after their send */
+  holdMs?: number;
+  /** the workers' polling interval (default 30 s) */
+  runnerPollSeconds?: number;
+  /** the queue's own (JobDefinition.idlePollSeconds) */
+  idlePollSeconds?: number;
+}
+
+/** How long after their sends the last job of a queue so defined starts; undefined when one did not start in 5 s */
+async function startDelay({
+  startsAtOnce,
+  pool,
   jobs = 1,
   holdMs = 0,
-): Promise<number | undefined> {
+  runnerPollSeconds = 30,
+  idlePollSeconds,
+}: StartCase): Promise<number | undefined> {
   const db = await openTestDb();
   const startedAt: number[] = [];
   const definition: JobDefinition<object> = {
@@ -23,6 +35,7 @@ async function startDelay(
     heartbeatSeconds: 30,
     startsAtOnce,
     ...(pool === undefined ? {} : { pool }),
+    ...(idlePollSeconds === undefined ? {} : { idlePollSeconds }),
     handle: async () => {
       startedAt.push(Date.now());
     },
@@ -33,7 +46,7 @@ async function startDelay(
     databaseUrl: TEST_DATABASE_URL,
     concurrency: 1,
     definitions: [definition],
-    pollingIntervalSeconds: 30,
+    pollingIntervalSeconds: runnerPollSeconds,
     schema: TEST_ENV.MIZAN_JOBS_SCHEMA as string,
   });
   await runner.start(silentLog);
@@ -55,33 +68,56 @@ async function startDelay(
 
 describe("the job queue", () => {
   it("starts a job of a startsAtOnce queue as its transaction commits, not at the next poll", async () => {
-    const delay = await startDelay(true);
+    const delay = await startDelay({ startsAtOnce: true });
     assert.ok(delay !== undefined && delay < 2_000, `started after ${delay} ms`);
   });
 
   it("leaves a job of another queue to the next poll", async () => {
-    assert.equal(await startDelay(false), undefined, "not started within 5 s by workers polling every 30 s");
+    assert.equal(
+      await startDelay({ startsAtOnce: false }),
+      undefined,
+      "not started within 5 s by workers polling every 30 s",
+    );
   });
 
   it("starts a job of a pooled startsAtOnce queue (webhook deliveries) as its transaction commits", async () => {
-    const delay = await startDelay(true, { slots: 2, perGroup: 1 });
+    const delay = await startDelay({ startsAtOnce: true, pool: { slots: 2, perGroup: 1 } });
     assert.ok(delay !== undefined && delay < 2_000, `started after ${delay} ms`);
   });
 
   it("starts jobs sent together at once, though only the first is announced", async () => {
-    const delay = await startDelay(true, { slots: 2, perGroup: 5 }, 5);
+    const delay = await startDelay({ startsAtOnce: true, pool: { slots: 2, perGroup: 5 }, jobs: 5 });
     assert.ok(delay !== undefined && delay < 2_000, `the last started after ${delay} ms`);
   });
 
   it("starts a job held back from announcement whose transaction commits after the woken worker claimed", async () => {
     // the second job is sent within the first's announcement window and commits 200 ms later, when the
     // worker the first woke has run it and claimed again (on PostgreSQL; PGlite's one session waits)
-    const delay = await startDelay(true, { slots: 2, perGroup: 5 }, 2, 200);
+    const delay = await startDelay({
+      startsAtOnce: true,
+      pool: { slots: 2, perGroup: 5 },
+      jobs: 2,
+      holdMs: 200,
+    });
     assert.ok(delay !== undefined && delay < 2_000, `the last started after ${delay} ms`);
   });
 
   it("leaves a job of another pooled queue to the next poll", async () => {
-    const delay = await startDelay(false, { slots: 2, perGroup: 1 });
+    const delay = await startDelay({ startsAtOnce: false, pool: { slots: 2, perGroup: 1 } });
     assert.equal(delay, undefined, "not started within 5 s by a pool polling every 30 s");
+  });
+  it("polls a queue at its own idle interval instead of the workers'", async () => {
+    const everyHalfSecond = await startDelay({ startsAtOnce: false, runnerPollSeconds: 0.5 });
+    assert.ok(
+      everyHalfSecond !== undefined && everyHalfSecond < 2_000,
+      `started after ${everyHalfSecond} ms`,
+    );
+    const own = { startsAtOnce: false, runnerPollSeconds: 0.5, idlePollSeconds: 30 };
+    assert.equal(await startDelay(own), undefined, "not started within 5 s: its queue polls every 30 s");
+    assert.equal(
+      await startDelay({ ...own, pool: { slots: 2, perGroup: 1 } }),
+      undefined,
+      "nor on a pooled queue",
+    );
   });
 });
