@@ -100,4 +100,29 @@ describe("rich provider features", () => {
     assert.equal(periodMonths(viewOf([...june, month(100, "2008-06-15")])), 1);
     assert.equal(periodMonths(viewOf([...june, ...june.map((_, n) => month(200 + n, "2009-11-15"))])), 6);
   });
+  it("orders each member's claims by admission, however many and in whatever order they came", () => {
+    const day = (n: number) => new Date(Date.UTC(2009, 0, 1 + n)).toISOString().slice(0, 10);
+    // one-day stays ten days apart, sent newest first and claimed on one day (the members' grouping orders
+    // by claim date): each after the first is a readmission
+    const stays = (member: string, count: number, providerOf: (n: number) => string) =>
+      Array.from({ length: count }, (_, n) => ({
+        ...stay(`${member}-${n}`, providerOf(n), member, day(10 * n), day(10 * n + 1), 1000),
+        claim_date: "2010-06-30",
+      })).reverse();
+    const many = viewOf([
+      ...stays("M-LONG", 40, (n) => (n % 2 === 0 ? "P-X" : "P-Y")),
+      ...stays("M-SHORT", 10, () => "P-Z"),
+    ]);
+    const features = providerFeatureTable(many);
+    const of = (provider: string, name: (typeof RICH_FEATURES)[number]) =>
+      (features.rows[features.providers.findIndex((p) => textOf(many, p) === provider)] as number[])[
+        RICH_FEATURES.indexOf(name)
+      ];
+    assert.equal(of("P-X", "readmit_30_share"), 19 / 20); // it holds the member's first stay
+    assert.equal(of("P-Y", "readmit_30_share"), 1);
+    assert.equal(of("P-Z", "readmit_30_share"), 9 / 10);
+    for (const provider of ["P-X", "P-Y", "P-Z"]) assert.equal(of(provider, "overlap_share"), 0);
+    assert.equal(of("P-X", "log_neighbours"), Math.log(2));
+    assert.equal(of("P-Z", "log_neighbours"), 0);
+  });
 });
