@@ -98,26 +98,6 @@ export function periodMonths(batch: ColumnarBatchView): number {
   return monthOf(days[days.length - 1 - trim] as number) - monthOf(days[trim] as number) + 1;
 }
 
-/** sorts claim numbers by admission day, then number: by insertion while short, as most members' are */
-function sortByAdmission(claims: Int32Array, start: Int32Array): void {
-  if (claims.length > 32) {
-    claims.sort((a, b) => (start[a] as number) - (start[b] as number) || a - b);
-    return;
-  }
-  for (let i = 1; i < claims.length; i += 1) {
-    const c = claims[i] as number;
-    const day = start[c] as number;
-    let j = i - 1;
-    for (; j >= 0; j -= 1) {
-      const o = claims[j] as number;
-      const other = start[o] as number;
-      if (other < day || (other === day && o < c)) break;
-      claims[j + 1] = o;
-    }
-    claims[j + 1] = c;
-  }
-}
-
 /** the feature table of every provider of the batch */
 export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureTable {
   const n = batch.claimCount;
@@ -198,11 +178,10 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
   const setIds = new Map<string, number>();
   const setCount: number[] = [];
   for (let c = 0; c < n; c += 1) {
-    const first = batch.firstSecondary[c] as number;
-    const last = batch.firstSecondary[c + 1] as number;
-    if (last - first < 2) continue;
     const codes = [batch.primaryDiagnosis[c] as number];
-    for (let s = first; s < last; s += 1) codes.push(batch.secondaryDiagnoses[s] as number);
+    for (let s = batch.firstSecondary[c] as number; s < (batch.firstSecondary[c + 1] as number); s += 1)
+      codes.push(batch.secondaryDiagnoses[s] as number);
+    if (codes.length < 3) continue;
     const key = codes.sort((a, b) => a - b).join(",");
     let id = setIds.get(key);
     if (id === undefined) {
@@ -221,11 +200,6 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
   const readmit = new Uint8Array(n);
   const providerCount = new Int32Array(byMember.start.length);
   const neighbours = new Map<number, Map<number, number>>();
-  // scratch reused member to member: the member's claims in admission order, and its providers in order of
-  // first appearance (a provider's mark is the last member it was seen for)
-  let sorted = new Int32Array(16);
-  const providerMark = new Int32Array(batch.strings.length).fill(-1);
-  const providersOfMember: number[] = [];
   for (let m = 0; m + 1 < byMember.start.length; m += 1) {
     const from = byMember.start[m] as number;
     const to = byMember.start[m + 1] as number;
@@ -235,36 +209,30 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
       providerCount[m] = 1;
       continue;
     }
-    const count = to - from;
-    if (count > sorted.length) sorted = new Int32Array(count * 2);
-    const claims = sorted.subarray(0, count);
-    claims.set(byMember.order.subarray(from, to));
-    sortByAdmission(claims, start);
-    providersOfMember.length = 0;
-    for (let k = 0; k < count; k += 1) {
+    const claims = Array.from(byMember.order.subarray(from, to)).sort(
+      (a, b) => (start[a] as number) - (start[b] as number) || a - b,
+    );
+    const providers = new Set<number>();
+    for (let k = 0; k < claims.length; k += 1) {
       const c = claims[k] as number;
-      const provider = batch.providerId[c] as number;
-      if (providerMark[provider] !== m) {
-        providerMark[provider] = m;
-        providersOfMember.push(provider);
-      }
+      providers.add(batch.providerId[c] as number);
       if (k > 0) {
         const p = claims[k - 1] as number;
         const gap = (start[c] as number) - (end[p] as number);
         if (gap >= 0 && gap <= 30) readmit[c] = 1;
       }
-      for (let j = k + 1; j < count; j += 1) {
+      for (let j = k + 1; j < claims.length; j += 1) {
         const o = claims[j] as number;
         if ((start[o] as number) >= (end[c] as number)) break;
         overlaps[c] = 1;
         overlaps[o] = 1;
       }
     }
-    providerCount[m] = providersOfMember.length;
-    if (providersOfMember.length < 2) continue;
-    for (const a of providersOfMember) {
+    providerCount[m] = providers.size;
+    if (providers.size < 2) continue;
+    for (const a of providers) {
       const map = neighbours.get(a) ?? neighbours.set(a, new Map()).get(a);
-      for (const b of providersOfMember) if (a !== b) map?.set(b, (map.get(b) ?? 0) + 1);
+      for (const b of providers) if (a !== b) map?.set(b, (map.get(b) ?? 0) + 1);
     }
   }
 
