@@ -3,7 +3,7 @@
  * `JSON.stringify(claimResult(...))` (results.ts), written as bytes for the pages of millions of claims.
  */
 import { textOf } from "./columns/columnar.js";
-import { type PackedTexts, packTexts, textAt } from "./columns/texts.js";
+import { bytesAt, type PackedTexts, packTexts, textAt } from "./columns/texts.js";
 import { claimResult, itemRangeOf, type ResultContext, roundScore } from "./results.js";
 import {
   type BatchDecisions,
@@ -127,7 +127,7 @@ export class ClaimResultEncoder {
     const [first, end] = itemRangeOf(source, claimIndex);
     this.length = 0;
     const withFinding = indexIn(source.claimsWithFindings, claimIndex);
-    if (withFinding >= 0) return textBytes(source.findingResults, withFinding);
+    if (withFinding >= 0) return bytesAt(source.findingResults, withFinding);
     this.put(CLAIM_OPEN);
     const idStart = this.length;
     this.putText(source.claimIds, claimIndex);
@@ -223,7 +223,3 @@ export class ClaimResultEncoder {
     this.out = grown;
   }
 }
-
-/** text i of `texts` as its bytes (a view, not a copy) */
-const textBytes = (texts: PackedTexts, i: number): Uint8Array =>
-  texts.bytes.subarray(texts.offsets[i] as number, texts.offsets[i + 1] as number);

@@ -25,6 +25,9 @@ interface PendingPage {
   page: number;
 }
 
+/** how a page is compressed for storage, on either thread (fast: pages are written once, read rarely) */
+export const PAGE_GZIP = { level: 1 } as const;
+
 const OPEN_BRACKET = 0x5b;
 const COMMA = 0x2c;
 const CLOSE_BRACKET = 0x5d;

@@ -10,7 +10,7 @@ import type { Db } from "../../platform/db/db.js";
 import { startThreadBeside } from "../../platform/threads.js";
 import { PagePipeline } from "./page-pipeline.js";
 import { batchRepo, RESULT_PAGE_CLAIMS } from "./repo.js";
-import { type ResultPage, writePages } from "./result-pages.js";
+import { PAGE_GZIP, type ResultPage, writePages } from "./result-pages.js";
 import type { ResultsThreadMessage, ResultsThreadRequest } from "./results-thread.js";
 
 const gzipAsync = promisify(gzip);
@@ -25,7 +25,7 @@ export function queuePage(
   json: string | Uint8Array,
 ): Promise<void> {
   return writes.add(async () =>
-    batchRepo.insertResultPage(db, { ...page, data: await gzipAsync(json, { level: 1 }) }),
+    batchRepo.insertResultPage(db, { ...page, data: await gzipAsync(json, PAGE_GZIP) }),
   );
 }
 

@@ -6,7 +6,7 @@
 import { parentPort } from "node:worker_threads";
 import { gzipSync } from "node:zlib";
 import type { ResultSource } from "../../engine/fwa/result-bytes.js";
-import { type ResultPage, writePages } from "./result-pages.js";
+import { PAGE_GZIP, type ResultPage, writePages } from "./result-pages.js";
 
 export interface ResultsThreadStart {
   source: ResultSource;
@@ -50,7 +50,7 @@ port.on("message", (request: ResultsThreadRequest) => {
 async function run({ source, pageClaims, step }: ResultsThreadStart): Promise<void> {
   const done = await writePages(source, pageClaims, step, {
     onPage: ({ json, ...page }) => {
-      const data = gzipSync(json, { level: 1 });
+      const data = gzipSync(json, PAGE_GZIP);
       // the compressed page moves to the application's thread unless it is a slice of Node's shared pool
       const own = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength;
       tell({ page, data }, own ? [data.buffer as ArrayBuffer] : []);

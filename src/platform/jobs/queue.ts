@@ -60,7 +60,7 @@ export interface JobDefinition<T extends object = object> {
   schedule?: string;
   /**
    * Seconds between this queue's idle polls, instead of the runner's: a poll is a claim statement on the
-   * one database a create waits behind, so a queue whose jobs may start late (a daily purge) polls rarely.
+   * one database a create waits behind, so a queue whose jobs may start late (an hourly purge) polls rarely.
    */
   idlePollSeconds?: number;
   /** pg-boss's own backoff between retries starts at this many seconds (default 5) */
@@ -181,6 +181,9 @@ export function createJobRunner(options: JobOptions): JobRunner {
   /** how this process wakes its worker of each startsAtOnce queue, by the announcement of its jobs ("<schema>.<queue>") */
   const wakeable = new Map<string, () => void>();
   const announcementOf = (queue: string) => `${options.schema}.${queue}`;
+  /** wakes the workers of `queue` on every node, once `on`'s transaction (if any) commits */
+  const announce = (on: Queryable, queue: string) =>
+    on.query("SELECT pg_notify($1, $2)", [STARTS_AT_ONCE_CHANNEL, announcementOf(queue)]);
   const lastAnnounced = new Map<string, number>();
   const pendingLater = new Set<string>();
   const laterTimers = new Set<NodeJS.Timeout>();
@@ -197,7 +200,7 @@ export function createJobRunner(options: JobOptions): JobRunner {
       const timer = setTimeout(() => {
         laterTimers.delete(timer);
         if (delay === ANNOUNCE_EVERY_MS) pendingLater.delete(queue);
-        db.query("SELECT pg_notify($1, $2)", [STARTS_AT_ONCE_CHANNEL, announcementOf(queue)]).catch(() => {});
+        announce(db, queue).catch(() => {});
       }, delay).unref();
       laterTimers.add(timer);
     }
@@ -224,8 +227,7 @@ export function createJobRunner(options: JobOptions): JobRunner {
         ...(group === undefined ? {} : { group: { id: group } }),
       });
       if (id === null) throw new Error(`job queue ${name} refused a job`);
-      if (announces(name, sendOptions))
-        await tx.query("SELECT pg_notify($1, $2)", [STARTS_AT_ONCE_CHANNEL, announcementOf(name)]);
+      if (announces(name, sendOptions)) await announce(tx, name);
       return id;
     },
     async sendCoalesced(tx, name, data, key, sendOptions = {}) {

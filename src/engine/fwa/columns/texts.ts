@@ -96,8 +96,13 @@ export function packTexts(texts: readonly string[]): PackedTexts {
   return builder.finish();
 }
 
+/** text i as its UTF-8 bytes (a view, not a copy) */
+export function bytesAt(texts: PackedTexts, i: number): Uint8Array {
+  return texts.bytes.subarray(texts.offsets[i] as number, texts.offsets[i + 1] as number);
+}
+
 /** text i ("" out of range) */
 export function textAt(texts: PackedTexts, i: number): string {
   if (!(Number.isInteger(i) && i >= 0 && i < texts.count)) return "";
-  return decoder.decode(texts.bytes.subarray(texts.offsets[i] as number, texts.offsets[i + 1] as number));
+  return decoder.decode(bytesAt(texts, i));
 }
