@@ -21,7 +21,7 @@ export const CHUNK_BYTES = 4 * 1024 ** 2;
 export interface ClaimChunk {
   /** the index in the batch of the chunk's first claim */
   firstIndex: number;
-  /** the claims' JSON, one after another */
+  /** the claims' JSON, one after another (handed over: a check thread may take its memory) */
   bytes: Uint8Array;
   /** where each claim's JSON ends in `bytes` */
   ends: number[];
