@@ -6,7 +6,8 @@
  */
 
 import { type ColumnarBatchView, NO_DATE } from "../types.js";
-import { type Groups, groupBy, largestGroup, medianSorted, orderByDay } from "./robust.js";
+import { type Groups, groupBy, largestGroup, orderByDay } from "./robust.js";
+import { quantileSelected } from "./select.js";
 
 const cache = new WeakMap<ColumnarBatchView, Map<string, unknown>>();
 
@@ -109,8 +110,7 @@ export const serviceLineMedian = (batch: ColumnarBatchView): Float64Array =>
         if (!Number.isNaN(ln)) values[n++] = ln;
       }
       if (n === 0) continue;
-      values.subarray(0, n).sort();
-      median[code] = medianSorted(values, 0, n);
+      median[code] = quantileSelected(values, 0, n, 0.5);
     }
     return median;
   });

@@ -9,13 +9,14 @@
  * differs a little per provider, log-normal noise around it) and makes "3 times the median" mean the same for
  * a 30.00 test and a 3,000.00 scan. Its score follows the detector's ScoreCurve (sensitivity.ts).
  *
- * One pass groups items by code (counting sort), one sorts each group's logs, one scores every item: no
- * per-item objects; findings only for outliers.
+ * One pass groups items by code (counting sort), one fits each group's logs (by selection: no sort), one
+ * scores every item: no per-item objects; findings only for outliers.
  */
 import { flag, supportingFlag } from "../findings.js";
 import type { ColumnarBatchView, FindingSink } from "../types.js";
 import { itemsByCode } from "./batch.js";
-import { largestGroup, type RobustFit, robustFit, robustZ, type ScoreCurve, scoreOf } from "./robust.js";
+import { largestGroup, type RobustFit, robustZ, type ScoreCurve, scoreOf } from "./robust.js";
+import { robustFitSelected } from "./select.js";
 
 /** what PRICE and QUANTITY of sensitivity.ts set */
 export interface MagnitudeSensitivity {
@@ -51,6 +52,7 @@ export function magnitudeOutliers(
   const groups = itemsByCode(batch);
   const { start, order } = groups;
   const logs = new Float64Array(largestGroup(groups));
+  const deviations = new Float64Array(logs.length);
   const codes = start.length - 1;
   for (let service = 0; service < codes; service += 1) {
     const from = start[service] as number;
@@ -62,8 +64,7 @@ export function magnitudeOutliers(
       if (x > 0) logs[size++] = Math.log(x);
     }
     if (size < sensitivity.minGroup) continue;
-    logs.subarray(0, size).sort();
-    const fit: RobustFit = robustFit(logs, 0, size, sensitivity.scaleFloor);
+    const fit: RobustFit = robustFitSelected(logs, 0, size, sensitivity.scaleFloor, deviations);
     const median = Math.exp(fit.median);
     // the largest log a non-outlier may have: below both gates nothing is reported
     const gate = Math.max(

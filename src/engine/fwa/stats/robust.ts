@@ -168,8 +168,14 @@ export function robustFit(
   const median = medianSorted(values, from, to);
   const mad = madSorted(values, from, to, median);
   const spread = upper ? (quantileSorted(values, from, to, 0.9) - median) / Z90 : 0;
-  return { median, scale: Math.max(MAD_TO_SD * mad, spread, floor) };
+  return fitOf(median, mad, spread, floor);
 }
+
+/** a fit from its median, MAD and upper spread (0 when not asked for), the scale at least `floor` */
+export const fitOf = (median: number, mad: number, spread: number, floor: number): RobustFit => ({
+  median,
+  scale: Math.max(MAD_TO_SD * mad, spread, floor),
+});
 
 /** robustFit of values in any order (a sorted copy is fitted; the values stay as they are) */
 export function robustFitOf(values: ArrayLike<number>, floor: number, upper = false): RobustFit {
