@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { ClaimChunk } from "../../../../src/modules/claims-batch/upload/claim-chunk.js";
 import { chunkChecker } from "../../../../src/modules/claims-batch/upload/chunk-checker.js";
+import type { ClaimChunk } from "../../../../src/modules/claims-batch/upload/claim-chunk.js";
 import { batchClaim } from "../fixtures.js";
 
 /** claims `from`..`from + count - 1` as a chunk, their JSON one after another */
