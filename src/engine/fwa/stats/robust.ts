@@ -90,17 +90,22 @@ export function orderByDay(values: Int32Array, missing: number): Int32Array {
   return order;
 }
 
-/** the q-quantile (0..1) of sorted values[from, to), linear interpolation between order statistics */
-export function quantileSorted(values: Float64Array, from: number, to: number, q: number): number {
-  const n = to - from;
+/**
+ * The q-quantile (0..1) of n values, by linear interpolation between two order statistics: `rank(k)` gives
+ * the k-th smallest, asked for k = floor(q (n - 1)) and then, when there is one, for the next.
+ */
+export function quantileOfRanks(n: number, q: number, rank: (k: number) => number): number {
   if (n <= 0) return Number.NaN;
   const position = q * (n - 1);
   const low = Math.floor(position);
-  const high = Math.min(n - 1, low + 1);
-  const a = values[from + low] as number;
-  const b = values[from + high] as number;
+  const a = rank(low);
+  const b = low + 1 < n ? rank(low + 1) : a;
   return a + (b - a) * (position - low);
 }
+
+/** the q-quantile (0..1) of sorted values[from, to) */
+export const quantileSorted = (values: Float64Array, from: number, to: number, q: number): number =>
+  quantileOfRanks(to - from, q, (k) => values[from + k] as number);
 
 export const medianSorted = (values: Float64Array, from: number, to: number): number =>
   quantileSorted(values, from, to, 0.5);

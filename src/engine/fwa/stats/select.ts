@@ -4,7 +4,7 @@
  * outliers sort every service's items otherwise). The figures are those of robust.ts on the sorted group,
  * number for number: the same order statistics, combined by the same arithmetic.
  */
-import { fitOf, type RobustFit } from "./robust.js";
+import { fitOf, quantileOfRanks, type RobustFit } from "./robust.js";
 
 /**
  * The k-th smallest (from 0) of values[from, to), which are reordered around it: Hoare's selection with the
@@ -49,14 +49,13 @@ function smallestOf(values: Float64Array, from: number, to: number): number {
 
 /** quantileSorted of values[from, to) in any order (they are reordered) */
 export function quantileSelected(values: Float64Array, from: number, to: number, q: number): number {
-  const n = to - from;
-  if (n <= 0) return Number.NaN;
-  const position = q * (n - 1);
-  const low = Math.floor(position);
-  const a = selectKth(values, from, to, low);
-  // what follows rank `low` is no smaller than it after the selection: its least is the next rank
-  const b = low + 1 < n ? smallestOf(values, from + low + 1, to) : a;
-  return a + (b - a) * (position - low);
+  let selected = -1;
+  return quantileOfRanks(to - from, q, (k) => {
+    // what follows the rank just selected is no smaller than it: the next rank is the least there
+    if (k === selected + 1 && selected >= 0) return smallestOf(values, from + k, to);
+    selected = k;
+    return selectKth(values, from, to, k);
+  });
 }
 
 /**
