@@ -164,6 +164,27 @@ async function warmQueueCache(boss: PgBoss, queue: string): Promise<void> {
   await boss.getBlockedKeys(queue).catch(() => {});
 }
 
+/**
+ * The embedded database serves one process, so a job still active as its runner starts was claimed by the
+ * process before it, which stopped mid-job (killed, or its machine down): it is failed now, so that its retry
+ * starts after the queue's retry delay instead of once its heartbeat has been missing for heartbeatSeconds
+ * and supervision noticed (40 s and more for a batch). On PostgreSQL another process may be running it:
+ * only the heartbeat can tell.
+ */
+async function retryJobsOfAnEarlierLife(boss: PgBoss, db: Db, schema: string, log: FastifyBaseLogger) {
+  if (db.jobsDatabase === undefined) return;
+  const { rows } = await db.jobsDatabase.executeSql(
+    `SELECT name, id FROM ${schema}.job WHERE state = 'active' ORDER BY name`,
+  );
+  const idsByQueue = new Map<string, string[]>();
+  for (const row of rows as { name: string; id: string }[])
+    idsByQueue.set(row.name, [...(idsByQueue.get(row.name) ?? []), row.id]);
+  for (const [queue, ids] of idsByQueue) {
+    log.warn({ queue, jobs: ids.length }, "jobs cut short when the service last stopped are retried");
+    await boss.fail(queue, ids, { message: "the service stopped while the job ran" });
+  }
+}
+
 /** pg-boss statements run through the caller's transaction */
 function inTransaction(tx: Queryable) {
   return { executeSql: async (text: string, values?: unknown[]) => ({ rows: await tx.query(text, values) }) };
@@ -439,6 +460,7 @@ export function createJobRunner(options: JobOptions): JobRunner {
       boss.on("error", (error) => log.error({ err: error }, "job queue error"));
       await boss.start();
       started = true;
+      await retryJobsOfAnEarlierLife(boss, db, options.schema, log);
       for (const definition of options.definitions as readonly JobDefinition<object>[]) {
         await boss.createQueue(definition.queue, {
           retryLimit: definition.retryLimit,

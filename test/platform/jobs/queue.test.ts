@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
+import { openPglite } from "../../../src/platform/db/pglite.js";
 import { createJobRunner, type JobDefinition } from "../../../src/platform/jobs/queue.js";
 import { openTestDb, silentLog, TEST_DATABASE_URL, TEST_ENV, uniqueName } from "../../helpers.js";
 
@@ -119,5 +120,83 @@ describe("the job queue", () => {
       undefined,
       "nor on a pooled queue",
     );
+  });
+});
+
+describe("the job queue on the embedded database, started again", () => {
+  it("retries at once a job its earlier life left running, not after its heartbeat", async (t) => {
+    if (TEST_DATABASE_URL !== undefined) {
+      t.skip("PostgreSQL may have another process running the job: only its heartbeat tells");
+      return;
+    }
+    const queue = uniqueName("orphan").replace(/-/g, "_");
+    const define = (handle: JobDefinition<object>["handle"]): JobDefinition<object> => ({
+      queue,
+      retryLimit: 2,
+      retryDelaySeconds: 1,
+      heartbeatSeconds: 30,
+      handle,
+      giveUp: async () => {},
+    });
+    const runnerOn = (db: Awaited<ReturnType<typeof openTestDb>>, definition: JobDefinition<object>) =>
+      createJobRunner({
+        db,
+        databaseUrl: undefined,
+        concurrency: 1,
+        definitions: [definition],
+        pollingIntervalSeconds: 0.5,
+        schema: TEST_ENV.MIZAN_JOBS_SCHEMA as string,
+      });
+
+    // the first life: its job starts and never ends; the database's files as they are then are what a
+    // process killed at that moment leaves behind
+    const first = await openTestDb();
+    let release = () => {};
+    const running = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let startedFirst = () => {};
+    const firstStarted = new Promise<void>((resolve) => {
+      startedFirst = resolve;
+    });
+    const firstRunner = runnerOn(
+      first,
+      define(async () => {
+        startedFirst();
+        await running;
+      }),
+    );
+    await firstRunner.start(silentLog);
+    let leftBehind: Uint8Array | undefined;
+    try {
+      await first.transaction((tx) => firstRunner.queue.send(tx, queue, { n: 1 }));
+      await firstStarted;
+      leftBehind = await first.snapshot?.();
+    } finally {
+      release();
+      await firstRunner.stop();
+      await first.close();
+    }
+    assert.ok(leftBehind !== undefined, "the embedded database takes snapshots");
+
+    // the next life, on those files
+    const second = await openPglite(undefined, leftBehind);
+    const attempts: number[] = [];
+    const secondRunner = runnerOn(
+      second,
+      define(async (_data, context) => {
+        attempts.push(context.attempt);
+      }),
+    );
+    const startedAt = Date.now();
+    await secondRunner.start(silentLog);
+    try {
+      for (let waited = 0; attempts.length === 0 && waited < 10_000; waited += 100) await sleep(100);
+      assert.deepEqual(attempts, [1], "the job ran again, as its second attempt");
+      assert.ok(Date.now() - startedAt < 10_000, `retried ${Date.now() - startedAt} ms after the start`);
+    } finally {
+      await secondRunner.stop();
+      await second.close();
+    }
   });
 });
