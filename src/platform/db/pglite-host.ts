@@ -54,9 +54,24 @@ if (dataDir !== undefined) {
  */
 const SHARED_BUFFERS = "32MB";
 const startParams = [...PGlite.defaultStartParams, "-c", `shared_buffers=${SHARED_BUFFERS}`];
+/**
+ * A snapshot as PGlite reads it (its arrayBuffer(), once): Node's own Blob copied the bytes in and streamed
+ * them out again piece by piece, half of a start from a 43 MB snapshot (1.1-1.7 s against 0.6 s)
+ */
+class SnapshotBlob extends Blob {
+  constructor(private readonly snapshot: Uint8Array) {
+    super([]);
+  }
+  override async arrayBuffer(): Promise<ArrayBuffer> {
+    const { buffer, byteOffset, byteLength } = this.snapshot;
+    // the thread's own copy (workerData is cloned): PGlite only reads it
+    if (buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength) return buffer;
+    return this.snapshot.slice().buffer;
+  }
+}
 const pg = await PGlite.create({
   dataDir,
-  loadDataDir: startFrom === undefined ? undefined : new Blob([startFrom]),
+  loadDataDir: startFrom === undefined ? undefined : new SnapshotBlob(startFrom),
   parsers,
   serializers,
   startParams,
