@@ -8,6 +8,11 @@ import type { BatchSpool, SpooledBatch, SpoolWriter } from "./spool.js";
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
+/**
+ * zlib's output pieces: a part (up to a few MiB) in one or a few, where the default 16 KiB made hundreds of
+ * callbacks and a concatenation on the application's thread for each part
+ */
+const ZLIB_CHUNK = 1024 ** 2;
 
 /**
  * An upload's column parts, each compressed as it comes (zlib's thread pool, beside the parsing) and
@@ -27,7 +32,7 @@ class PartWriter implements SpoolWriter {
   /** the part compressed at once and inserted after the parts before it */
   append(data: Uint8Array, claims: number): void {
     const part = { batchId: this.batchId, part: ++this.parts, claims, bytes: data.length };
-    const compressed = gzipAsync(data, { level: 1 });
+    const compressed = gzipAsync(data, { level: 1, chunkSize: ZLIB_CHUNK });
     compressed.catch(() => {}); // surfaced by the insert that awaits it
     this.waiting++;
     this.writing = this.writing
@@ -62,17 +67,30 @@ async function partBytes(db: Db, batch: SpooledBatch, part: number): Promise<Buf
     throw new Error(
       `part ${part} of the batch's ${batch.spool_parts} spool parts is missing from the database`,
     );
-  return gunzipAsync(data);
+  return gunzipAsync(data, { chunkSize: ZLIB_CHUNK });
 }
 
-/** the batch's parts in order, the next one fetched while this one is read */
+/**
+ * Parts fetched ahead of the one being read: each is a round trip and a decompression, which one part ahead
+ * left the analysis waiting on (the join of 1,000,000 items' parts 2.1 s, against 1.1 s from a file)
+ */
+const READ_AHEAD = 4;
+
+/** the batch's parts in order, the next READ_AHEAD fetched while this one is read */
 async function* readParts(db: Db, batch: SpooledBatch): AsyncGenerator<ColumnarBatchView> {
   const parts = batch.spool_parts ?? 0;
-  let next = parts > 0 ? partBytes(db, batch, 1) : undefined;
-  for (let part = 1; next !== undefined; part++) {
-    const bytes = await next;
-    next = part < parts ? partBytes(db, batch, part + 1) : undefined;
-    next?.catch(() => {}); // awaited above on the next turn, unless the reader stopped
+  const fetching: Promise<Buffer>[] = [];
+  let requested = 0;
+  const fetchUpTo = (last: number) => {
+    for (; requested < Math.min(last, parts); requested++) {
+      const next = partBytes(db, batch, requested + 1);
+      next.catch(() => {}); // awaited in its turn, unless the reader stopped
+      fetching.push(next);
+    }
+  };
+  for (let part = 1; part <= parts; part++) {
+    fetchUpTo(part + READ_AHEAD);
+    const bytes = await (fetching.shift() as Promise<Buffer>);
     yield partOfBytes(bytes);
   }
 }

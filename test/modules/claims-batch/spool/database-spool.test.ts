@@ -5,8 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { gzipSync } from "node:zlib";
+import { textOf } from "../../../../src/engine/fwa/columns/columnar.js";
 import { batchAnalysisJob } from "../../../../src/modules/claims-batch/job.js";
 import { batchRepo, spoolPartsRepo } from "../../../../src/modules/claims-batch/repo.js";
+import { databaseSpool } from "../../../../src/modules/claims-batch/spool/database-spool.js";
 import { CHUNK_BYTES } from "../../../../src/modules/claims-batch/upload/claim-chunk.js";
 import { silentLog, startTestApp, type TestContext, testConfig } from "../../../helpers.js";
 import { batchBody, batchClaim, claimsCall, tokenFor, uploadBatch, waitForBatch } from "../fixtures.js";
@@ -82,6 +84,34 @@ describe("the database spool", () => {
     );
     assert.deepEqual(await partsOf(batchId), [], "the parts are gone once the batch completed");
     assert.deepEqual(readdirSync(workerDir), []);
+  });
+
+  it("reads many parts in their order, fetching ahead, and stops visibly at a missing one", async () => {
+    const spool = databaseSpool(ctx.db);
+    const batchId = randomUUID();
+    const writer = await spool.open(batchId);
+    const members = Array.from({ length: 11 }, (_, n) => `reader-${n + 1}`);
+    for (const [n, member] of members.entries()) {
+      // a part in the JSON lines the spool once held: one claim, named by its member
+      writer.append(Buffer.from(`${JSON.stringify(batchClaim(n, { member_id: member }))}\n`), 1);
+      await writer.ready();
+    }
+    const place = await writer.finish();
+    const batch = { id: batchId, ...place };
+    const membersRead = async () => {
+      const read: string[] = [];
+      for await (const part of spool.read(batch)) read.push(textOf(part, part.memberId[0] as number));
+      return read;
+    };
+    assert.deepEqual(await membersRead(), members);
+
+    await ctx.db.query("DELETE FROM claims_batch_spool_parts WHERE batch_id = $1 AND part = 7", [batchId]);
+    const read: string[] = [];
+    await assert.rejects(async () => {
+      for await (const part of spool.read(batch)) read.push(textOf(part, part.memberId[0] as number));
+    }, /part 7 of the batch's 11 spool parts is missing/);
+    assert.deepEqual(read, members.slice(0, 6), "the parts before the missing one, in order");
+    await spool.remove(batch);
   });
 
   it("restarts a batch whose worker stopped mid-way from its parts, and completes it once", async () => {
