@@ -1,7 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
-import { fromPglite } from "pg-boss";
+// the adapter alone: the package's index loads all of pg-boss, 0.2 s of every start of this thread
+import { fromPglite } from "pg-boss/dist/adapters/pglite.js";
 import { OID } from "./db.js";
 import { rememberFileStats } from "./pglite-file-stats.js";
 import { type HostReply, type HostRequest, serializeError } from "./pglite-protocol.js";
