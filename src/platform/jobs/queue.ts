@@ -164,21 +164,29 @@ async function warmQueueCache(boss: PgBoss, queue: string): Promise<void> {
   await boss.getBlockedKeys(queue).catch(() => {});
 }
 
+/** the embedded databases of this process whose jobs left active by an earlier process were retried */
+const databasesResumed = new WeakSet<Db>();
+
 /**
  * The embedded database serves one process, so a job still active as its runner starts was claimed by the
  * process before it, which stopped mid-job (killed, or its machine down): it is failed now, so that its retry
  * starts after the queue's retry delay instead of once its heartbeat has been missing for heartbeatSeconds
- * and supervision noticed (40 s and more for a batch). On PostgreSQL another process may be running it:
- * only the heartbeat can tell.
+ * and supervision noticed (40 s and more for a batch). Only the first runner started on the database does
+ * so: a later one in the same process (a test's second worker) would take its sibling's jobs. On PostgreSQL
+ * another process may be running it: only the heartbeat can tell.
  */
 async function retryJobsOfAnEarlierLife(boss: PgBoss, db: Db, schema: string, log: FastifyBaseLogger) {
-  if (db.jobsDatabase === undefined) return;
+  if (db.jobsDatabase === undefined || databasesResumed.has(db)) return;
+  databasesResumed.add(db);
   const { rows } = await db.jobsDatabase.executeSql(
     `SELECT name, id FROM ${schema}.job WHERE state = 'active' ORDER BY name`,
   );
   const idsByQueue = new Map<string, string[]>();
-  for (const row of rows as { name: string; id: string }[])
-    idsByQueue.set(row.name, [...(idsByQueue.get(row.name) ?? []), row.id]);
+  for (const row of rows as { name: string; id: string }[]) {
+    const ids = idsByQueue.get(row.name) ?? [];
+    ids.push(row.id);
+    idsByQueue.set(row.name, ids);
+  }
   for (const [queue, ids] of idsByQueue) {
     log.warn({ queue, jobs: ids.length }, "jobs cut short when the service last stopped are retried");
     await boss.fail(queue, ids, { message: "the service stopped while the job ran" });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
+import type { Db } from "../../../src/platform/db/db.js";
 import { openPglite } from "../../../src/platform/db/pglite.js";
 import { createJobRunner, type JobDefinition } from "../../../src/platform/jobs/queue.js";
 import { openTestDb, silentLog, TEST_DATABASE_URL, TEST_ENV, uniqueName } from "../../helpers.js";
@@ -124,56 +125,72 @@ describe("the job queue", () => {
 });
 
 describe("the job queue on the embedded database, started again", () => {
-  it("retries at once a job its earlier life left running, not after its heartbeat", async (t) => {
-    if (TEST_DATABASE_URL !== undefined) {
-      t.skip("PostgreSQL may have another process running the job: only its heartbeat tells");
-      return;
-    }
-    const queue = uniqueName("orphan").replace(/-/g, "_");
-    const define = (handle: JobDefinition<object>["handle"]): JobDefinition<object> => ({
-      queue,
-      retryLimit: 2,
-      retryDelaySeconds: 1,
-      heartbeatSeconds: 30,
-      handle,
-      giveUp: async () => {},
+  const skipOnPostgres = (t: { skip: (reason: string) => void }) => {
+    if (TEST_DATABASE_URL === undefined) return false;
+    t.skip("PostgreSQL may have another process running the job: only its heartbeat tells");
+    return true;
+  };
+  const define = (queue: string, handle: JobDefinition<object>["handle"]): JobDefinition<object> => ({
+    queue,
+    retryLimit: 2,
+    retryDelaySeconds: 1,
+    heartbeatSeconds: 30,
+    handle,
+    giveUp: async () => {},
+  });
+  const runnerOn = (db: Db, definition: JobDefinition<object>) =>
+    createJobRunner({
+      db,
+      databaseUrl: undefined,
+      concurrency: 1,
+      definitions: [definition],
+      pollingIntervalSeconds: 0.5,
+      schema: TEST_ENV.MIZAN_JOBS_SCHEMA as string,
     });
-    const runnerOn = (db: Awaited<ReturnType<typeof openTestDb>>, definition: JobDefinition<object>) =>
-      createJobRunner({
-        db,
-        databaseUrl: undefined,
-        concurrency: 1,
-        definitions: [definition],
-        pollingIntervalSeconds: 0.5,
-        schema: TEST_ENV.MIZAN_JOBS_SCHEMA as string,
-      });
-
-    // the first life: its job starts and never ends; the database's files as they are then are what a
-    // process killed at that moment leaves behind
-    const first = await openTestDb();
+  /** a handler that signals its start and runs until released */
+  const endless = () => {
     let release = () => {};
     const running = new Promise<void>((resolve) => {
       release = resolve;
     });
-    let startedFirst = () => {};
-    const firstStarted = new Promise<void>((resolve) => {
-      startedFirst = resolve;
+    let signal = () => {};
+    const started = new Promise<void>((resolve) => {
+      signal = resolve;
     });
-    const firstRunner = runnerOn(
-      first,
-      define(async () => {
-        startedFirst();
-        await running;
-      }),
-    );
+    const handle = async () => {
+      signal();
+      await running;
+    };
+    return { handle, started, release: () => release() };
+  };
+  /** a handler that records the attempt of each start */
+  const recording = () => {
+    const attempts: number[] = [];
+    const handle = async (_data: object, context: { attempt: number }) => {
+      attempts.push(context.attempt);
+    };
+    return { handle, attempts };
+  };
+  const waitFor = async (done: () => boolean, ms: number) => {
+    for (let waited = 0; !done() && waited < ms; waited += 100) await sleep(100);
+  };
+
+  it("retries at once a job its earlier life left running, not after its heartbeat", async (t) => {
+    if (skipOnPostgres(t)) return;
+    const queue = uniqueName("orphan").replace(/-/g, "_");
+    // the first life: its job starts and never ends; the database's files as they are then are what a
+    // process killed at that moment leaves behind
+    const first = await openTestDb();
+    const job = endless();
+    const firstRunner = runnerOn(first, define(queue, job.handle));
     await firstRunner.start(silentLog);
     let leftBehind: Uint8Array | undefined;
     try {
       await first.transaction((tx) => firstRunner.queue.send(tx, queue, { n: 1 }));
-      await firstStarted;
+      await job.started;
       leftBehind = await first.snapshot?.();
     } finally {
-      release();
+      job.release();
       await firstRunner.stop();
       await first.close();
     }
@@ -181,22 +198,41 @@ describe("the job queue on the embedded database, started again", () => {
 
     // the next life, on those files
     const second = await openPglite(undefined, leftBehind);
-    const attempts: number[] = [];
-    const secondRunner = runnerOn(
-      second,
-      define(async (_data, context) => {
-        attempts.push(context.attempt);
-      }),
-    );
+    const again = recording();
+    const secondRunner = runnerOn(second, define(queue, again.handle));
     const startedAt = Date.now();
     await secondRunner.start(silentLog);
     try {
-      for (let waited = 0; attempts.length === 0 && waited < 10_000; waited += 100) await sleep(100);
-      assert.deepEqual(attempts, [1], "the job ran again, as its second attempt");
+      await waitFor(() => again.attempts.length > 0, 10_000);
+      assert.deepEqual(again.attempts, [1], "the job ran again, as its second attempt");
       assert.ok(Date.now() - startedAt < 10_000, `retried ${Date.now() - startedAt} ms after the start`);
     } finally {
       await secondRunner.stop();
       await second.close();
+    }
+  });
+
+  it("leaves alone the job a runner of the same process is running", async (t) => {
+    if (skipOnPostgres(t)) return;
+    const queue = uniqueName("sibling").replace(/-/g, "_");
+    const db = await openTestDb();
+    const job = endless();
+    const firstRunner = runnerOn(db, define(queue, job.handle));
+    const other = recording();
+    const secondRunner = runnerOn(db, define(queue, other.handle));
+    await firstRunner.start(silentLog);
+    try {
+      await db.transaction((tx) => firstRunner.queue.send(tx, queue, { n: 1 }));
+      await job.started;
+      await secondRunner.start(silentLog);
+      // a retry taken from the first runner would start on the second within its 1 s delay and a poll
+      await waitFor(() => other.attempts.length > 0, 4_000);
+      assert.deepEqual(other.attempts, [], "the second runner did not take the first one's job");
+    } finally {
+      job.release();
+      await secondRunner.stop();
+      await firstRunner.stop();
+      await db.close();
     }
   });
 });
