@@ -174,6 +174,15 @@ describe("the job queue on the embedded database, started again", () => {
   const waitFor = async (done: () => boolean, ms: number) => {
     for (let waited = 0; !done() && waited < ms; waited += 100) await sleep(100);
   };
+  /** a runner on `db` whose job (sent) has started and runs until released */
+  const runningEndlessJob = async (db: Db, queue: string) => {
+    const job = endless();
+    const runner = runnerOn(db, define(queue, job.handle));
+    await runner.start(silentLog);
+    await db.transaction((tx) => runner.queue.send(tx, queue, { n: 1 }));
+    await job.started;
+    return { runner, release: job.release };
+  };
 
   it("retries at once a job its earlier life left running, not after its heartbeat", async (t) => {
     if (skipOnPostgres(t)) return;
@@ -181,17 +190,13 @@ describe("the job queue on the embedded database, started again", () => {
     // the first life: its job starts and never ends; the database's files as they are then are what a
     // process killed at that moment leaves behind
     const first = await openTestDb();
-    const job = endless();
-    const firstRunner = runnerOn(first, define(queue, job.handle));
-    await firstRunner.start(silentLog);
+    const firstLife = await runningEndlessJob(first, queue);
     let leftBehind: Uint8Array | undefined;
     try {
-      await first.transaction((tx) => firstRunner.queue.send(tx, queue, { n: 1 }));
-      await job.started;
       leftBehind = await first.snapshot?.();
     } finally {
-      job.release();
-      await firstRunner.stop();
+      firstLife.release();
+      await firstLife.runner.stop();
       await first.close();
     }
     assert.ok(leftBehind !== undefined, "the embedded database takes snapshots");
@@ -216,22 +221,18 @@ describe("the job queue on the embedded database, started again", () => {
     if (skipOnPostgres(t)) return;
     const queue = uniqueName("sibling").replace(/-/g, "_");
     const db = await openTestDb();
-    const job = endless();
-    const firstRunner = runnerOn(db, define(queue, job.handle));
+    const first = await runningEndlessJob(db, queue);
     const other = recording();
     const secondRunner = runnerOn(db, define(queue, other.handle));
-    await firstRunner.start(silentLog);
     try {
-      await db.transaction((tx) => firstRunner.queue.send(tx, queue, { n: 1 }));
-      await job.started;
       await secondRunner.start(silentLog);
       // a retry taken from the first runner would start on the second within its 1 s delay and a poll
       await waitFor(() => other.attempts.length > 0, 4_000);
       assert.deepEqual(other.attempts, [], "the second runner did not take the first one's job");
     } finally {
-      job.release();
+      first.release();
       await secondRunner.stop();
-      await firstRunner.stop();
+      await first.runner.stop();
       await db.close();
     }
   });
