@@ -20,6 +20,11 @@ interface StartCase {
   idlePollSeconds?: number;
 }
 
+/** polls `done` every 50 ms until it holds or `ms` have passed */
+async function waitFor(done: () => boolean, ms: number): Promise<void> {
+  for (let waited = 0; !done() && waited < ms; waited += 50) await sleep(50);
+}
+
 /** How long after their sends the last job of a queue so defined starts; undefined when one did not start in 5 s */
 async function startDelay({
   startsAtOnce,
@@ -60,7 +65,7 @@ async function startDelay({
         await runner.queue.send(tx, definition.queue, {});
         if (job > 0) await sleep(holdMs);
       });
-    for (let waited = 0; startedAt.length < jobs && waited < 5_000; waited += 50) await sleep(50);
+    await waitFor(() => startedAt.length >= jobs, 5_000);
     return startedAt.length < jobs ? undefined : Math.max(...startedAt) - sent;
   } finally {
     await runner.stop();
@@ -124,12 +129,12 @@ describe("the job queue", () => {
   });
 });
 
-describe("the job queue on the embedded database, started again", () => {
-  const skipOnPostgres = (t: { skip: (reason: string) => void }) => {
-    if (TEST_DATABASE_URL === undefined) return false;
-    t.skip("PostgreSQL may have another process running the job: only its heartbeat tells");
-    return true;
-  };
+const embeddedOnly =
+  TEST_DATABASE_URL === undefined
+    ? false
+    : "PostgreSQL may have another process running the job: only its heartbeat tells";
+
+describe("the job queue on the embedded database, started again", { skip: embeddedOnly }, () => {
   const define = (queue: string, handle: JobDefinition<object>["handle"]): JobDefinition<object> => ({
     queue,
     retryLimit: 2,
@@ -147,22 +152,6 @@ describe("the job queue on the embedded database, started again", () => {
       pollingIntervalSeconds: 0.5,
       schema: TEST_ENV.MIZAN_JOBS_SCHEMA as string,
     });
-  /** a handler that signals its start and runs until released */
-  const endless = () => {
-    let release = () => {};
-    const running = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let signal = () => {};
-    const started = new Promise<void>((resolve) => {
-      signal = resolve;
-    });
-    const handle = async () => {
-      signal();
-      await running;
-    };
-    return { handle, started, release: () => release() };
-  };
   /** a handler that records the attempt of each start */
   const recording = () => {
     const attempts: number[] = [];
@@ -171,21 +160,30 @@ describe("the job queue on the embedded database, started again", () => {
     };
     return { handle, attempts };
   };
-  const waitFor = async (done: () => boolean, ms: number) => {
-    for (let waited = 0; !done() && waited < ms; waited += 100) await sleep(100);
-  };
   /** a runner on `db` whose job (sent) has started and runs until released */
   const runningEndlessJob = async (db: Db, queue: string) => {
-    const job = endless();
-    const runner = runnerOn(db, define(queue, job.handle));
+    let release = () => {};
+    const running = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let signal = () => {};
+    const started = new Promise<void>((resolve) => {
+      signal = resolve;
+    });
+    const runner = runnerOn(
+      db,
+      define(queue, async () => {
+        signal();
+        await running;
+      }),
+    );
     await runner.start(silentLog);
     await db.transaction((tx) => runner.queue.send(tx, queue, { n: 1 }));
-    await job.started;
-    return { runner, release: job.release };
+    await started;
+    return { runner, release: () => release() };
   };
 
-  it("retries at once a job its earlier life left running, not after its heartbeat", async (t) => {
-    if (skipOnPostgres(t)) return;
+  it("retries at once a job its earlier life left running, not after its heartbeat", async () => {
     const queue = uniqueName("orphan").replace(/-/g, "_");
     // the first life: its job starts and never ends; the database's files as they are then are what a
     // process killed at that moment leaves behind
@@ -217,8 +215,7 @@ describe("the job queue on the embedded database, started again", () => {
     }
   });
 
-  it("leaves alone the job a runner of the same process is running", async (t) => {
-    if (skipOnPostgres(t)) return;
+  it("leaves alone the job a runner of the same process is running", async () => {
     const queue = uniqueName("sibling").replace(/-/g, "_");
     const db = await openTestDb();
     const first = await runningEndlessJob(db, queue);

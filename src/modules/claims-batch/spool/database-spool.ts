@@ -79,17 +79,14 @@ const READ_AHEAD = 4;
 /** the batch's parts in order, the next READ_AHEAD fetched while this one is read */
 async function* readParts(db: Db, batch: SpooledBatch): AsyncGenerator<ColumnarBatchView> {
   const parts = batch.spool_parts ?? 0;
+  /** parts part, part + 1, ... requested and not read yet */
   const fetching: Promise<Buffer>[] = [];
-  let requested = 0;
-  const fetchUpTo = (last: number) => {
-    for (; requested < Math.min(last, parts); requested++) {
-      const next = partBytes(db, batch, requested + 1);
-      next.catch(() => {}); // awaited in its turn, unless the reader stopped
-      fetching.push(next);
-    }
-  };
   for (let part = 1; part <= parts; part++) {
-    fetchUpTo(part + READ_AHEAD);
+    for (let next = part + fetching.length; next <= Math.min(part + READ_AHEAD, parts); next++) {
+      const fetched = partBytes(db, batch, next);
+      fetched.catch(() => {}); // awaited in its turn, unless the reader stopped
+      fetching.push(fetched);
+    }
     const bytes = await (fetching.shift() as Promise<Buffer>);
     yield partOfBytes(bytes);
   }
