@@ -71,8 +71,8 @@ function compileInto(target) {
 /**
  * The threads started per piece of work (an upload's checks, a batch's result pages, a model's fit) as one file each: loading the
  * compiled modules one by one took a new thread 0.3-0.5 s (TypeBox alone is some 700 files), which an
- * upload of 1,000,000 items waited for; bundled, 0.05 s. The database's thread starts once and loads
- * PGlite's WebAssembly beside its module, so it stays as compiled.
+ * upload of 1,000,000 items waited for; bundled, 0.05 s. The database's thread starts once a process (PGlite's
+ * WebAssembly compiled by the application's thread), so it stays as compiled.
  */
 function bundleThreads(building) {
   for (const thread of [

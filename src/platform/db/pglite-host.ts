@@ -72,6 +72,7 @@ class SnapshotBlob extends Blob {
 }
 const pg = await PGlite.create({
   dataDir,
+  pgliteWasmModule: workerData?.wasmModule,
   loadDataDir: startFrom === undefined ? undefined : new SnapshotBlob(startFrom),
   parsers,
   serializers,
