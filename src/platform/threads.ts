@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 
@@ -42,7 +43,7 @@ function bundledSource(source: URL): URL {
   });
   const code = built.outputFiles[0]?.contents;
   if (code === undefined) throw new Error(`bundling ${source.href} gave no file`);
-  const name = `${source.pathname.split("/").pop()?.replace(/\.ts$/, "")}-${createHash("sha256").update(code).digest("hex").slice(0, 16)}.mjs`;
+  const name = `${basename(fileURLToPath(source), ".ts")}-${createHash("sha256").update(code).digest("hex").slice(0, 16)}.mjs`;
   const bundle = new URL(name, BUNDLES);
   if (!existsSync(bundle)) {
     mkdirSync(BUNDLES, { recursive: true });
