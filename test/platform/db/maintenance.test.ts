@@ -19,7 +19,7 @@ describe("the embedded database's stand-in for autovacuum", () => {
   let db: Db;
   before(async () => {
     db = await openPglite(undefined);
-    await db.exec("CREATE TABLE busy (id int); CREATE TABLE quiet (id int)");
+    await db.exec("CREATE TABLE busy (id int); CREATE TABLE quiet (id int); CREATE TABLE large (id int)");
   });
   after(() => db.close());
 
@@ -42,6 +42,30 @@ describe("the embedded database's stand-in for autovacuum", () => {
       }
       assert.equal(estimate, 12, "12 writes pass the threshold: ANALYZE counted the rows");
       assert.equal(await rowsEstimate(db, "quiet"), 0, "one write of 500 rows is below the threshold");
+    } finally {
+      stop();
+    }
+  });
+
+  it("re-analyzes from a sample of 3,000 rows, and leaves the session's statistics target as it was", async () => {
+    const stop = await startEmbeddedMaintenance(db, quiet, { checkEveryMs: 20, analyzeBaseWrites: 0 });
+    try {
+      await db.exec("INSERT INTO large SELECT generate_series(1, 10000)");
+      let estimate = 0;
+      for (let wait = 0; wait < 500 && estimate === 0; wait++) {
+        await sleep(20);
+        estimate = await rowsEstimate(db, "large");
+      }
+      assert.equal(estimate, 10_000, "the written table was analyzed");
+      const [stats] = await db.query<{ bounds: number }>(
+        "SELECT array_length(histogram_bounds::text::int[], 1) AS bounds FROM pg_stats WHERE tablename = 'large'",
+      );
+      // a statistics target of 10: ten histogram buckets, where the default's 100 gives 101 bounds
+      assert.equal(stats?.bounds, 11);
+      const [setting] = await db.query<{ default_statistics_target: string }>(
+        "SHOW default_statistics_target",
+      );
+      assert.equal(setting?.default_statistics_target, "100");
     } finally {
       stop();
     }
