@@ -36,11 +36,13 @@ describe("prepared statements of the embedded database", () => {
 });
 
 describe("the embedded database's cache", () => {
-  it("is 32 MB of shared buffers, not PostgreSQL's 128 MB, with PGlite's own settings kept", async () => {
+  it("is 32 MB of shared buffers, not PostgreSQL's 128 MB, its new WAL files not zero-filled, with PGlite's own settings kept", async () => {
     const db = await openPglite(undefined);
     try {
       const [buffers] = await db.query<{ shared_buffers: string }>("SHOW shared_buffers");
       assert.equal(buffers?.shared_buffers, "32MB");
+      const [zeros] = await db.query<{ wal_init_zero: string }>("SHOW wal_init_zero");
+      assert.equal(zeros?.wal_init_zero, "off", "a new WAL file is not written full of zeros first");
       const [workers] = await db.query<{ max_worker_processes: string }>("SHOW max_worker_processes");
       assert.equal(workers?.max_worker_processes, "0");
     } finally {
