@@ -55,8 +55,8 @@ if (dataDir !== undefined) {
  */
 const SHARED_BUFFERS = "32MB";
 /**
- * A new WAL file is not filled with zeros first: through Emscripten's file system that took 16 MB of
- * 8 kB writes, a COMMIT of 40-100 ms every 16 MB of WAL (some 2,800 creates) with every request waiting.
+ * A new WAL file is not filled with zeros first: 16 MB of zeros written through Emscripten's file system
+ * made a COMMIT of 40-100 ms every 16 MB of WAL (some 2,800 creates) with every request waiting.
  * Zeros only reserve the disk space early; PGlite runs without fsync, so they bought no durability.
  */
 const startParams = [
