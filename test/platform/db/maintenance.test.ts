@@ -15,6 +15,16 @@ async function rowsEstimate(db: Db, table: string): Promise<number> {
   return rows[0]?.reltuples ?? Number.NaN;
 }
 
+/** the table's row estimate once a check has analyzed it (still 0 after 10 s when none did) */
+async function estimateOnceAnalyzed(db: Db, table: string): Promise<number> {
+  let estimate = 0;
+  for (let wait = 0; wait < 500 && estimate === 0; wait++) {
+    await sleep(20);
+    estimate = await rowsEstimate(db, table);
+  }
+  return estimate;
+}
+
 describe("the embedded database's stand-in for autovacuum", () => {
   let db: Db;
   before(async () => {
@@ -35,11 +45,7 @@ describe("the embedded database's stand-in for autovacuum", () => {
       await db.transaction(async (tx) => {
         for (let i = 5; i < 12; i++) await tx.query("INSERT INTO busy VALUES ($1)", [i]);
       });
-      let estimate = 0;
-      for (let wait = 0; wait < 500 && estimate === 0; wait++) {
-        await sleep(20);
-        estimate = await rowsEstimate(db, "busy");
-      }
+      const estimate = await estimateOnceAnalyzed(db, "busy");
       assert.equal(estimate, 12, "12 writes pass the threshold: ANALYZE counted the rows");
       assert.equal(await rowsEstimate(db, "quiet"), 0, "one write of 500 rows is below the threshold");
     } finally {
@@ -51,11 +57,7 @@ describe("the embedded database's stand-in for autovacuum", () => {
     const stop = await startEmbeddedMaintenance(db, quiet, { checkEveryMs: 20, analyzeBaseWrites: 0 });
     try {
       await db.exec("INSERT INTO large SELECT generate_series(1, 10000)");
-      let estimate = 0;
-      for (let wait = 0; wait < 500 && estimate === 0; wait++) {
-        await sleep(20);
-        estimate = await rowsEstimate(db, "large");
-      }
+      const estimate = await estimateOnceAnalyzed(db, "large");
       assert.equal(estimate, 10_000, "the written table was analyzed");
       const [stats] = await db.query<{ bounds: number }>(
         "SELECT array_length(histogram_bounds::text::int[], 1) AS bounds FROM pg_stats WHERE tablename = 'large'",
