@@ -42,7 +42,7 @@ export async function startServer(
     let closing: Promise<void> | undefined;
     const close = () => {
       closing ??= (async () => {
-        stopMaintenance();
+        await stopMaintenance();
         await app.close();
         await jobs.stop();
         await db.close();

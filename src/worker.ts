@@ -37,7 +37,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
       log,
       close: () => {
         closing ??= (async () => {
-          stopMaintenance();
+          await stopMaintenance();
           await jobs.stop();
           await db.close();
         })();

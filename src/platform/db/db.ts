@@ -51,3 +51,4 @@ export function pgErrorOf(error: unknown): { code: string; constraint: string | 
 }
 
 export const UNIQUE_VIOLATION = "23505";
+export const UNDEFINED_TABLE = "42P01";

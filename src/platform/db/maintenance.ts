@@ -1,4 +1,4 @@
-import type { Db } from "./db.js";
+import { type Db, pgErrorOf, UNDEFINED_TABLE } from "./db.js";
 
 export interface MaintenanceLog {
   info(details: object, message: string): void;
@@ -23,6 +23,37 @@ export interface MaintenanceOptions {
  */
 const SAMPLE_TARGET = 10;
 
+const totalOf = (writes: ReadonlyMap<string, number>): number => {
+  let total = 0;
+  for (const count of writes.values()) total += count;
+  return total;
+};
+
+/**
+ * VACUUM of every table, the catalogs' too (as a database-wide VACUUM), one statement each, so requests
+ * wait at most one table's; it does not analyze: written tables are analyzed within a minute anyway, from
+ * the small sample. A table dropped meanwhile is skipped; the pass ends early once maintenance stops.
+ */
+async function vacuumEachTable(
+  db: Db,
+  stopped: () => boolean,
+): Promise<{ tables: number; longestMs: number }> {
+  const tables = await db.query<{ name: string }>(
+    "SELECT oid::regclass::text AS name FROM pg_class WHERE relkind IN ('r', 'm')",
+  );
+  let longest = 0;
+  for (const { name } of tables) {
+    if (stopped()) break;
+    const started = performance.now();
+    // the name is the catalog's own, quoted by regclass where it needs to be
+    await db.exec(`VACUUM ${name}`).catch((error: unknown) => {
+      if (pgErrorOf(error)?.code !== UNDEFINED_TABLE) throw error;
+    });
+    longest = Math.max(longest, performance.now() - started);
+  }
+  return { tables: tables.length, longestMs: Math.round(longest) };
+}
+
 /**
  * Embedded PostgreSQL runs without the autovacuum daemon, so nothing would ever ANALYZE or VACUUM: the
  * planner keeps guessing row counts (measured here: a 10-row page of 1,000 networks took 764 µs before
@@ -30,14 +61,16 @@ const SAMPLE_TARGET = 10;
  * at start: it analyzes a table, as autovacuum would, when its writes since the last ANALYZE pass 50 plus
  * a tenth of its rows (the PGlite driver counts writes by table). Analyzing only those, one at a time, keeps
  * each pause short: the embedded database does nothing else meanwhile (a whole-database ANALYZE measured
- * 145 ms under the prior-authorization bench). PostgreSQL proper has its own daemon; this does nothing there.
+ * 145 ms under the prior-authorization bench). Hourly, once anything was written, it VACUUMs every table,
+ * also one at a time (the session held 760 ms by one `VACUUM (ANALYZE)` of the database after that bench;
+ * its longest table 80 ms alone). PostgreSQL proper has its own daemon; this does nothing there.
  */
 export async function startEmbeddedMaintenance(
   db: Db,
   log: MaintenanceLog,
   options: MaintenanceOptions = {},
-): Promise<() => void> {
-  if (db.kind !== "pglite" || db.writesByTable === undefined) return () => {};
+): Promise<() => Promise<void>> {
+  if (db.kind !== "pglite" || db.writesByTable === undefined) return async () => {};
   const writesByTable = db.writesByTable.bind(db);
   await db.exec("ANALYZE"); // fresh statistics before the first request is planned
   const checkEvery = options.checkEveryMs ?? 5_000;
@@ -50,7 +83,12 @@ export async function startEmbeddedMaintenance(
   const startedAt = Date.now();
   for (const [table, writes] of writesByTable()) analyzed.set(table, { writes, time: startedAt });
   let vacuumedAt = startedAt;
+  /** all writes counted when the last VACUUM pass began */
+  let writesAtVacuum = totalOf(writesByTable());
   let running = false;
+  let stopped = false;
+  /** the check under way, which stopping waits for: it must not run statements on a closed database */
+  let checking: Promise<void> = Promise.resolve();
 
   /** the tables among those written since their last ANALYZE that are due, as autovacuum judges it */
   const dueTables = async (changed: [string, number][], now: number): Promise<string[]> => {
@@ -71,22 +109,20 @@ export async function startEmbeddedMaintenance(
   };
 
   const tick = async () => {
-    if (running) return;
     running = true;
     try {
       const now = Date.now();
-      const changed = [...writesByTable()].filter(
-        ([table, writes]) => writes > (analyzed.get(table)?.writes ?? 0),
-      );
-      if (changed.length === 0) return;
-      if (now - vacuumedAt >= vacuumEvery) {
-        const started = performance.now();
-        await db.exec("VACUUM (ANALYZE)");
+      const writes = writesByTable();
+      if (now - vacuumedAt >= vacuumEvery && totalOf(writes) > writesAtVacuum) {
+        writesAtVacuum = totalOf(writes);
         vacuumedAt = now;
-        for (const [table, writes] of changed) analyzed.set(table, { writes, time: now });
-        log.info({ ms: Math.round(performance.now() - started) }, "embedded database vacuumed");
+        const started = performance.now();
+        const pass = await vacuumEachTable(db, () => stopped);
+        log.info({ ms: Math.round(performance.now() - started), ...pass }, "embedded database vacuumed");
         return;
       }
+      const changed = [...writes].filter(([table, count]) => count > (analyzed.get(table)?.writes ?? 0));
+      if (changed.length === 0) return;
       const due = await dueTables(changed, now);
       if (due.length === 0) return;
       const writesOf = new Map(changed);
@@ -94,6 +130,7 @@ export async function startEmbeddedMaintenance(
       // (tens of ms) and not all of them (over 100 ms under the prior-authorization bench). The names come
       // from the driver's own statement texts and were just resolved by to_regclass.
       for (const table of due) {
+        if (stopped) break;
         await db.exec(
           `SET default_statistics_target = ${SAMPLE_TARGET}; ANALYZE ${table}; RESET default_statistics_target`,
         );
@@ -105,7 +142,13 @@ export async function startEmbeddedMaintenance(
       running = false;
     }
   };
-  const timer = setInterval(tick, checkEvery);
+  const timer = setInterval(() => {
+    if (!running) checking = tick();
+  }, checkEvery);
   timer.unref();
-  return () => clearInterval(timer);
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await checking;
+  };
 }

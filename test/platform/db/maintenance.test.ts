@@ -25,11 +25,27 @@ async function estimateOnceAnalyzed(db: Db, table: string): Promise<number> {
   return estimate;
 }
 
+/** the number of bounds in the histogram of the table's `id` column: the statistics target plus one */
+async function histogramBounds(db: Db, table: string): Promise<number | undefined> {
+  const [stats] = await db.query<{ bounds: number }>(
+    "SELECT array_length(histogram_bounds::text::int[], 1) AS bounds FROM pg_stats WHERE tablename = $1",
+    [table],
+  );
+  return stats?.bounds;
+}
+
+async function tableBytes(db: Db, table: string): Promise<number> {
+  const [row] = await db.query<{ bytes: number }>("SELECT pg_relation_size($1::regclass) AS bytes", [table]);
+  return row?.bytes ?? Number.NaN;
+}
+
 describe("the embedded database's stand-in for autovacuum", () => {
   let db: Db;
   before(async () => {
     db = await openPglite(undefined);
-    await db.exec("CREATE TABLE busy (id int); CREATE TABLE quiet (id int); CREATE TABLE large (id int)");
+    await db.exec(
+      "CREATE TABLE busy (id int); CREATE TABLE quiet (id int); CREATE TABLE large (id int); CREATE TABLE swept (id int)",
+    );
   });
   after(() => db.close());
 
@@ -49,7 +65,7 @@ describe("the embedded database's stand-in for autovacuum", () => {
       assert.equal(estimate, 12, "12 writes pass the threshold: ANALYZE counted the rows");
       assert.equal(await rowsEstimate(db, "quiet"), 0, "one write of 500 rows is below the threshold");
     } finally {
-      stop();
+      await stop();
     }
   });
 
@@ -59,17 +75,59 @@ describe("the embedded database's stand-in for autovacuum", () => {
       await db.exec("INSERT INTO large SELECT generate_series(1, 10000)");
       const estimate = await estimateOnceAnalyzed(db, "large");
       assert.equal(estimate, 10_000, "the written table was analyzed");
-      const [stats] = await db.query<{ bounds: number }>(
-        "SELECT array_length(histogram_bounds::text::int[], 1) AS bounds FROM pg_stats WHERE tablename = 'large'",
-      );
       // a statistics target of 10: ten histogram buckets, where the default's 100 gives 101 bounds
-      assert.equal(stats?.bounds, 11);
+      assert.equal(await histogramBounds(db, "large"), 11);
       const [setting] = await db.query<{ default_statistics_target: string }>(
         "SHOW default_statistics_target",
       );
       assert.equal(setting?.default_statistics_target, "100");
     } finally {
-      stop();
+      await stop();
     }
+  });
+
+  it("vacuums every table in its hourly pass, one by one, without analyzing them again", async () => {
+    const stop = await startEmbeddedMaintenance(db, quiet, {
+      checkEveryMs: 20,
+      analyzeBaseWrites: 0,
+      vacuumEveryMs: 300,
+    });
+    try {
+      await db.exec("INSERT INTO swept SELECT generate_series(1, 10000)");
+      assert.equal(await estimateOnceAnalyzed(db, "swept"), 10_000);
+      const full = await tableBytes(db, "swept");
+      // the rows at the table's end: a VACUUM gives their empty pages back, which nothing else does
+      await db.exec("DELETE FROM swept WHERE id > 2000");
+      let bytes = full;
+      for (let wait = 0; wait < 500 && bytes > full / 2; wait++) {
+        await sleep(20);
+        bytes = await tableBytes(db, "swept");
+      }
+      assert.ok(bytes <= full / 2, `vacuumed: ${bytes} bytes of ${full} left`);
+      // a database-wide VACUUM (ANALYZE) would have sampled the default's 30,000 rows: 101 bounds
+      assert.equal(await histogramBounds(db, "swept"), 11, "statistics still from the small sample");
+    } finally {
+      await stop();
+    }
+  });
+
+  it("stops only once the check under way is over, so that the database can close", async () => {
+    const own = await openPglite(undefined);
+    const errors: unknown[] = [];
+    const log = { info: () => {}, error: (details: object) => errors.push(details) };
+    const stop = await startEmbeddedMaintenance(own, log, { checkEveryMs: 5, vacuumEveryMs: 0 });
+    await own.exec("CREATE TABLE written (id int); INSERT INTO written SELECT generate_series(1, 1000)");
+    // the one session held by a transaction: the next check's VACUUM pass waits for it, under way
+    const holding = own.transaction(async (tx) => {
+      await tx.query("SELECT 1");
+      await sleep(100);
+    });
+    await sleep(50);
+    const stopping = stop();
+    await holding;
+    await stopping;
+    await own.close();
+    await sleep(50);
+    assert.deepEqual(errors, []);
   });
 });
