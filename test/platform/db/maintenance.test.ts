@@ -86,7 +86,7 @@ describe("the embedded database's stand-in for autovacuum", () => {
     }
   });
 
-  it("vacuums every table in its hourly pass, one by one, without analyzing them again", async () => {
+  it("vacuums in its hourly pass without analyzing again from the default sample", async () => {
     const stop = await startEmbeddedMaintenance(db, quiet, {
       checkEveryMs: 20,
       analyzeBaseWrites: 0,
