@@ -6,9 +6,11 @@ export interface MaintenanceLog {
 }
 
 export interface MaintenanceOptions {
-  /** how often to look at the write counters */
+  /** how often to look at the write counters for tables that doubled since their last ANALYZE */
   checkEveryMs?: number;
-  /** a table is analyzed once its writes since the last ANALYZE pass this plus a tenth of its rows... */
+  /** how often to look for tables whose writes since their last ANALYZE pass this plus a tenth of their rows... */
+  thresholdCheckEveryMs?: number;
+  /** (the base of that threshold, and the least number of writes that counts as doubling) */
   analyzeBaseWrites?: number;
   /** ...or when any of them is this old */
   analyzeAtMostEveryMs?: number;
@@ -59,7 +61,9 @@ async function vacuumEachTable(
  * planner keeps guessing row counts (measured here: a 10-row page of 1,000 networks took 764 µs before
  * ANALYZE, 225 µs after) and dead rows pile up. This does the daemon's job in-process, after one ANALYZE
  * at start: it analyzes a table, as autovacuum would, when its writes since the last ANALYZE pass 50 plus
- * a tenth of its rows (the PGlite driver counts writes by table). Analyzing only those, one at a time, keeps
+ * a tenth of its rows (the PGlite driver counts writes by table; checked every 5 s), and within a second
+ * once a table has doubled since (a new database's tables analyzed empty: until the first check, creates
+ * ran at half their rate on plans made for empty tables). Analyzing only those, one at a time, keeps
  * each pause short: the embedded database does nothing else meanwhile (a whole-database ANALYZE measured
  * 145 ms under the prior-authorization bench). Hourly, once anything was written, it VACUUMs every table,
  * also one at a time (the session held 760 ms by one `VACUUM (ANALYZE)` of the database after that bench;
@@ -73,7 +77,8 @@ export async function startEmbeddedMaintenance(
   if (db.kind !== "pglite" || db.writesByTable === undefined) return async () => {};
   const writesByTable = db.writesByTable.bind(db);
   await db.exec("ANALYZE"); // fresh statistics before the first request is planned
-  const checkEvery = options.checkEveryMs ?? 5_000;
+  const checkEvery = options.checkEveryMs ?? 1_000;
+  const thresholdCheckEvery = options.thresholdCheckEveryMs ?? 5_000;
   const analyzeBase = options.analyzeBaseWrites ?? 50;
   const analyzeAtMost = options.analyzeAtMostEveryMs ?? 60_000;
   const vacuumEvery = options.vacuumEveryMs ?? 3_600_000;
@@ -82,6 +87,9 @@ export async function startEmbeddedMaintenance(
   const analyzed = new Map<string, { writes: number; time: number }>();
   const startedAt = Date.now();
   for (const [table, writes] of writesByTable()) analyzed.set(table, { writes, time: startedAt });
+  /** each table's rows when last analyzed, as the last check read them */
+  const analyzedRows = new Map<string, number>();
+  let thresholdCheckedAt = startedAt;
   let vacuumedAt = startedAt;
   /** all writes counted when the last VACUUM pass began */
   let writesAtVacuum = totalOf(writesByTable());
@@ -90,20 +98,28 @@ export async function startEmbeddedMaintenance(
   /** the check under way, which stopping waits for: it must not run statements on a closed database */
   let checking: Promise<void> = Promise.resolve();
 
-  /** the tables among those written since their last ANALYZE that are due, as autovacuum judges it */
-  const dueTables = async (changed: [string, number][], now: number): Promise<string[]> => {
+  /**
+   * The tables among those written since their last ANALYZE that are due: doubled since, or (`threshold`)
+   * as autovacuum judges it
+   */
+  const dueTables = async (changed: [string, number][], now: number, threshold: boolean) => {
     const rows = await db.query<{ name: string; reltuples: number }>(
       `SELECT t.name, greatest(c.reltuples, 0)::float8 AS reltuples
        FROM json_array_elements_text($1::json) AS t (name) JOIN pg_class c ON c.oid = to_regclass(t.name)`,
       [JSON.stringify(changed.map(([table]) => table))],
     );
-    const rowsOf = new Map(rows.map((row) => [row.name, row.reltuples]));
+    // a name that is no table (the counter reads names out of statements) is asked again only by the
+    // threshold's checks
+    for (const [table] of changed) analyzedRows.set(table, Number.POSITIVE_INFINITY);
+    for (const row of rows) analyzedRows.set(row.name, row.reltuples);
     return changed
       .filter(([table, writes]) => {
-        const tuples = rowsOf.get(table);
-        if (tuples === undefined) return false;
+        const tuples = analyzedRows.get(table) ?? Number.POSITIVE_INFINITY;
+        if (tuples === Number.POSITIVE_INFINITY) return false;
         const last = analyzed.get(table) ?? { writes: 0, time: startedAt };
-        return writes - last.writes >= analyzeBase + 0.1 * tuples || now - last.time >= analyzeAtMost;
+        const written = writes - last.writes;
+        if (written >= Math.max(analyzeBase, tuples)) return true;
+        return threshold && (written >= analyzeBase + 0.1 * tuples || now - last.time >= analyzeAtMost);
       })
       .map(([table]) => table);
   };
@@ -122,8 +138,19 @@ export async function startEmbeddedMaintenance(
         return;
       }
       const changed = [...writes].filter(([table, count]) => count > (analyzed.get(table)?.writes ?? 0));
-      if (changed.length === 0) return;
-      const due = await dueTables(changed, now);
+      const threshold = now - thresholdCheckedAt >= thresholdCheckEvery;
+      // between the threshold's checks, only the tables that may have doubled ask the database anything:
+      // tables analyzed small and growing fast (a new database) get plans for their size within a second
+      const candidates = threshold
+        ? changed
+        : changed.filter(([table, count]) => {
+            const rows = analyzedRows.get(table);
+            const written = count - (analyzed.get(table)?.writes ?? 0);
+            return rows === undefined || written >= Math.max(analyzeBase, rows);
+          });
+      if (threshold) thresholdCheckedAt = now;
+      if (candidates.length === 0) return;
+      const due = await dueTables(candidates, now, threshold);
       if (due.length === 0) return;
       const writesOf = new Map(changed);
       // one table per statement: the session is free between them, so requests wait one table's ANALYZE
@@ -135,6 +162,8 @@ export async function startEmbeddedMaintenance(
           `SET default_statistics_target = ${SAMPLE_TARGET}; ANALYZE ${table}; RESET default_statistics_target`,
         );
         analyzed.set(table, { writes: writesOf.get(table) ?? 0, time: now });
+        // read again at the next check that asks
+        analyzedRows.delete(table);
       }
     } catch (error) {
       log.error({ err: error }, "embedded database maintenance failed");

@@ -15,10 +15,10 @@ async function rowsEstimate(db: Db, table: string): Promise<number> {
   return rows[0]?.reltuples ?? Number.NaN;
 }
 
-/** the table's row estimate once a check has analyzed it (still 0 after 10 s when none did) */
-async function estimateOnceAnalyzed(db: Db, table: string): Promise<number> {
-  let estimate = 0;
-  for (let wait = 0; wait < 500 && estimate === 0; wait++) {
+/** the table's row estimate once a check has analyzed it again (still `before` after 10 s when none did) */
+async function estimateOnceAnalyzed(db: Db, table: string, before = 0): Promise<number> {
+  let estimate = before;
+  for (let wait = 0; wait < 500 && estimate === before; wait++) {
     await sleep(20);
     estimate = await rowsEstimate(db, table);
   }
@@ -44,13 +44,17 @@ describe("the embedded database's stand-in for autovacuum", () => {
   before(async () => {
     db = await openPglite(undefined);
     await db.exec(
-      "CREATE TABLE busy (id int); CREATE TABLE quiet (id int); CREATE TABLE large (id int); CREATE TABLE swept (id int)",
+      "CREATE TABLE busy (id int); CREATE TABLE quiet (id int); CREATE TABLE large (id int); CREATE TABLE swept (id int); CREATE TABLE young (id int)",
     );
   });
   after(() => db.close());
 
   it("analyzes a table once its writes pass the threshold, and only the tables written", async () => {
-    const stop = await startEmbeddedMaintenance(db, quiet, { checkEveryMs: 20, analyzeBaseWrites: 10 });
+    const stop = await startEmbeddedMaintenance(db, quiet, {
+      checkEveryMs: 20,
+      thresholdCheckEveryMs: 20,
+      analyzeBaseWrites: 10,
+    });
     try {
       assert.equal(await rowsEstimate(db, "busy"), 0, "analyzed at start, while empty");
       for (let i = 0; i < 5; i++) await db.query("INSERT INTO busy VALUES ($1)", [i]);
@@ -64,6 +68,32 @@ describe("the embedded database's stand-in for autovacuum", () => {
       const estimate = await estimateOnceAnalyzed(db, "busy");
       assert.equal(estimate, 12, "12 writes pass the threshold: ANALYZE counted the rows");
       assert.equal(await rowsEstimate(db, "quiet"), 0, "one write of 500 rows is below the threshold");
+    } finally {
+      await stop();
+    }
+  });
+
+  it("analyzes a table that doubled since its last ANALYZE at the next check, between the threshold's", async () => {
+    const stop = await startEmbeddedMaintenance(db, quiet, {
+      checkEveryMs: 20,
+      thresholdCheckEveryMs: 600_000,
+      analyzeBaseWrites: 1,
+    });
+    // the driver counts a write when it sends the statement: in one transaction, a check that comes between
+    // them analyzes (once the session is free) what all of them wrote
+    const writeRows = (from: number, count: number) =>
+      db.transaction(async (tx) => {
+        for (let i = from; i < from + count; i++) await tx.query("INSERT INTO young VALUES ($1)", [i]);
+      });
+    try {
+      await db.exec("INSERT INTO young SELECT generate_series(1, 30)");
+      assert.equal(await estimateOnceAnalyzed(db, "young"), 30, "one write on a table analyzed empty");
+      await writeRows(30, 5);
+      await sleep(200);
+      // 5 writes pass the threshold (1 + a tenth of 30 rows), whose check is minutes away
+      assert.equal(await rowsEstimate(db, "young"), 30, "5 writes do not double 30 rows");
+      await writeRows(35, 25);
+      assert.equal(await estimateOnceAnalyzed(db, "young", 30), 60, "30 writes double 30 rows");
     } finally {
       await stop();
     }
