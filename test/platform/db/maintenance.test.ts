@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Db } from "../../../src/platform/db/db.js";
-import { startEmbeddedMaintenance } from "../../../src/platform/db/maintenance.js";
+import { type MaintenanceOptions, startEmbeddedMaintenance } from "../../../src/platform/db/maintenance.js";
 import { openPglite } from "../../../src/platform/db/pglite.js";
 
 const quiet = { info: () => {}, error: () => {} };
@@ -25,6 +25,15 @@ async function estimateOnceAnalyzed(db: Db, table: string, before = 0): Promise<
   return estimate;
 }
 
+/**
+ * Single-row writes into `table`, in one transaction. The driver counts a write when it sends the statement:
+ * a check that comes between them analyzes (once the session is free) what all of them wrote.
+ */
+const writeRows = (db: Db, table: string, from: number, count: number) =>
+  db.transaction(async (tx) => {
+    for (let i = from; i < from + count; i++) await tx.query(`INSERT INTO ${table} VALUES ($1)`, [i]);
+  });
+
 /** the number of bounds in the histogram of the table's `id` column: the statistics target plus one */
 async function histogramBounds(db: Db, table: string): Promise<number | undefined> {
   const [stats] = await db.query<{ bounds: number }>(
@@ -39,6 +48,16 @@ async function tableBytes(db: Db, table: string): Promise<number> {
   return row?.bytes ?? Number.NaN;
 }
 
+/** `body` run while the maintenance runs with `options`, stopped after it */
+async function whileMaintaining(db: Db, options: MaintenanceOptions, body: () => Promise<void>) {
+  const stop = await startEmbeddedMaintenance(db, quiet, options);
+  try {
+    await body();
+  } finally {
+    await stop();
+  }
+}
+
 describe("the embedded database's stand-in for autovacuum", () => {
   let db: Db;
   before(async () => {
@@ -50,58 +69,43 @@ describe("the embedded database's stand-in for autovacuum", () => {
   after(() => db.close());
 
   it("analyzes a table once its writes pass the threshold, and only the tables written", async () => {
-    const stop = await startEmbeddedMaintenance(db, quiet, {
-      checkEveryMs: 20,
-      thresholdCheckEveryMs: 20,
-      analyzeBaseWrites: 10,
-    });
-    try {
-      assert.equal(await rowsEstimate(db, "busy"), 0, "analyzed at start, while empty");
-      for (let i = 0; i < 5; i++) await db.query("INSERT INTO busy VALUES ($1)", [i]);
-      await db.exec("INSERT INTO quiet SELECT generate_series(1, 500)");
-      await sleep(150);
-      assert.equal(await rowsEstimate(db, "busy"), 0, "5 writes are below 10 + a tenth of 0 rows");
-      // in one transaction, so that no check analyzes the table between the 11th write and the 12th
-      await db.transaction(async (tx) => {
-        for (let i = 5; i < 12; i++) await tx.query("INSERT INTO busy VALUES ($1)", [i]);
-      });
-      const estimate = await estimateOnceAnalyzed(db, "busy");
-      assert.equal(estimate, 12, "12 writes pass the threshold: ANALYZE counted the rows");
-      assert.equal(await rowsEstimate(db, "quiet"), 0, "one write of 500 rows is below the threshold");
-    } finally {
-      await stop();
-    }
+    await whileMaintaining(
+      db,
+      { checkEveryMs: 20, thresholdCheckEveryMs: 20, analyzeBaseWrites: 10 },
+      async () => {
+        assert.equal(await rowsEstimate(db, "busy"), 0, "analyzed at start, while empty");
+        for (let i = 0; i < 5; i++) await db.query("INSERT INTO busy VALUES ($1)", [i]);
+        await db.exec("INSERT INTO quiet SELECT generate_series(1, 500)");
+        await sleep(150);
+        assert.equal(await rowsEstimate(db, "busy"), 0, "5 writes are below 10 + a tenth of 0 rows");
+        // in one transaction, so that no check analyzes the table between the 11th write and the 12th
+        await writeRows(db, "busy", 5, 7);
+        const estimate = await estimateOnceAnalyzed(db, "busy");
+        assert.equal(estimate, 12, "12 writes pass the threshold: ANALYZE counted the rows");
+        assert.equal(await rowsEstimate(db, "quiet"), 0, "one write of 500 rows is below the threshold");
+      },
+    );
   });
 
   it("analyzes a table that doubled since its last ANALYZE at the next check, between the threshold's", async () => {
-    const stop = await startEmbeddedMaintenance(db, quiet, {
-      checkEveryMs: 20,
-      thresholdCheckEveryMs: 600_000,
-      analyzeBaseWrites: 1,
-    });
-    // the driver counts a write when it sends the statement: in one transaction, a check that comes between
-    // them analyzes (once the session is free) what all of them wrote
-    const writeRows = (from: number, count: number) =>
-      db.transaction(async (tx) => {
-        for (let i = from; i < from + count; i++) await tx.query("INSERT INTO young VALUES ($1)", [i]);
-      });
-    try {
-      await db.exec("INSERT INTO young SELECT generate_series(1, 30)");
-      assert.equal(await estimateOnceAnalyzed(db, "young"), 30, "one write on a table analyzed empty");
-      await writeRows(30, 5);
-      await sleep(200);
-      // 5 writes pass the threshold (1 + a tenth of 30 rows), whose check is minutes away
-      assert.equal(await rowsEstimate(db, "young"), 30, "5 writes do not double 30 rows");
-      await writeRows(35, 25);
-      assert.equal(await estimateOnceAnalyzed(db, "young", 30), 60, "30 writes double 30 rows");
-    } finally {
-      await stop();
-    }
+    await whileMaintaining(
+      db,
+      { checkEveryMs: 20, thresholdCheckEveryMs: 600_000, analyzeBaseWrites: 1 },
+      async () => {
+        await db.exec("INSERT INTO young SELECT generate_series(1, 30)");
+        assert.equal(await estimateOnceAnalyzed(db, "young"), 30, "one write on a table analyzed empty");
+        await writeRows(db, "young", 30, 5);
+        await sleep(200);
+        // 5 writes pass the threshold (1 + a tenth of 30 rows), whose check is minutes away
+        assert.equal(await rowsEstimate(db, "young"), 30, "5 writes do not double 30 rows");
+        await writeRows(db, "young", 35, 25);
+        assert.equal(await estimateOnceAnalyzed(db, "young", 30), 60, "30 writes double 30 rows");
+      },
+    );
   });
 
   it("re-analyzes from a sample of 3,000 rows, and leaves the session's statistics target as it was", async () => {
-    const stop = await startEmbeddedMaintenance(db, quiet, { checkEveryMs: 20, analyzeBaseWrites: 0 });
-    try {
+    await whileMaintaining(db, { checkEveryMs: 20, analyzeBaseWrites: 0 }, async () => {
       await db.exec("INSERT INTO large SELECT generate_series(1, 10000)");
       const estimate = await estimateOnceAnalyzed(db, "large");
       assert.equal(estimate, 10_000, "the written table was analyzed");
@@ -111,18 +115,11 @@ describe("the embedded database's stand-in for autovacuum", () => {
         "SHOW default_statistics_target",
       );
       assert.equal(setting?.default_statistics_target, "100");
-    } finally {
-      await stop();
-    }
+    });
   });
 
   it("vacuums in its hourly pass without analyzing again from the default sample", async () => {
-    const stop = await startEmbeddedMaintenance(db, quiet, {
-      checkEveryMs: 20,
-      analyzeBaseWrites: 0,
-      vacuumEveryMs: 300,
-    });
-    try {
+    await whileMaintaining(db, { checkEveryMs: 20, analyzeBaseWrites: 0, vacuumEveryMs: 300 }, async () => {
       await db.exec("INSERT INTO swept SELECT generate_series(1, 10000)");
       assert.equal(await estimateOnceAnalyzed(db, "swept"), 10_000);
       const full = await tableBytes(db, "swept");
@@ -136,9 +133,7 @@ describe("the embedded database's stand-in for autovacuum", () => {
       assert.ok(bytes <= full / 2, `vacuumed: ${bytes} bytes of ${full} left`);
       // a database-wide VACUUM (ANALYZE) would have sampled the default's 30,000 rows: 101 bounds
       assert.equal(await histogramBounds(db, "swept"), 11, "statistics still from the small sample");
-    } finally {
-      await stop();
-    }
+    });
   });
 
   it("stops only once the check under way is over, so that the database can close", async () => {
