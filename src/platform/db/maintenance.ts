@@ -98,11 +98,20 @@ export async function startEmbeddedMaintenance(
   /** the check under way, which stopping waits for: it must not run statements on a closed database */
   let checking: Promise<void> = Promise.resolve();
 
+  /** the writes to `table` since its last ANALYZE, of `count` in all */
+  const writtenSinceAnalysis = (table: string, count: number) => count - (analyzed.get(table)?.writes ?? 0);
+  /** a table of `rows` rows when last analyzed has doubled since (a table analyzed empty: the base's writes) */
+  const hasDoubled = (written: number, rows: number) => written >= Math.max(analyzeBase, rows);
+
   /**
-   * The tables among those written since their last ANALYZE that are due: doubled since, or (`threshold`)
-   * as autovacuum judges it
+   * The tables among those written since their last ANALYZE (with their write counts) that are due: doubled
+   * since, or (`threshold`) as autovacuum judges it
    */
-  const dueTables = async (changed: [string, number][], now: number, threshold: boolean) => {
+  const dueTables = async (
+    changed: [string, number][],
+    now: number,
+    threshold: boolean,
+  ): Promise<[string, number][]> => {
     const rows = await db.query<{ name: string; reltuples: number }>(
       `SELECT t.name, greatest(c.reltuples, 0)::float8 AS reltuples
        FROM json_array_elements_text($1::json) AS t (name) JOIN pg_class c ON c.oid = to_regclass(t.name)`,
@@ -112,16 +121,14 @@ export async function startEmbeddedMaintenance(
     // threshold's checks
     for (const [table] of changed) analyzedRows.set(table, Number.POSITIVE_INFINITY);
     for (const row of rows) analyzedRows.set(row.name, row.reltuples);
-    return changed
-      .filter(([table, writes]) => {
-        const tuples = analyzedRows.get(table) ?? Number.POSITIVE_INFINITY;
-        if (tuples === Number.POSITIVE_INFINITY) return false;
-        const last = analyzed.get(table) ?? { writes: 0, time: startedAt };
-        const written = writes - last.writes;
-        if (written >= Math.max(analyzeBase, tuples)) return true;
-        return threshold && (written >= analyzeBase + 0.1 * tuples || now - last.time >= analyzeAtMost);
-      })
-      .map(([table]) => table);
+    return changed.filter(([table, count]) => {
+      const tuples = analyzedRows.get(table) ?? Number.POSITIVE_INFINITY;
+      if (tuples === Number.POSITIVE_INFINITY) return false;
+      const written = writtenSinceAnalysis(table, count);
+      if (hasDoubled(written, tuples)) return true;
+      const analyzedAt = analyzed.get(table)?.time ?? startedAt;
+      return threshold && (written >= analyzeBase + 0.1 * tuples || now - analyzedAt >= analyzeAtMost);
+    });
   };
 
   const tick = async () => {
@@ -129,15 +136,16 @@ export async function startEmbeddedMaintenance(
     try {
       const now = Date.now();
       const writes = writesByTable();
-      if (now - vacuumedAt >= vacuumEvery && totalOf(writes) > writesAtVacuum) {
-        writesAtVacuum = totalOf(writes);
+      const total = totalOf(writes);
+      if (now - vacuumedAt >= vacuumEvery && total > writesAtVacuum) {
+        writesAtVacuum = total;
         vacuumedAt = now;
         const started = performance.now();
         const pass = await vacuumEachTable(db, () => stopped);
         log.info({ ms: Math.round(performance.now() - started), ...pass }, "embedded database vacuumed");
         return;
       }
-      const changed = [...writes].filter(([table, count]) => count > (analyzed.get(table)?.writes ?? 0));
+      const changed = [...writes].filter(([table, count]) => writtenSinceAnalysis(table, count) > 0);
       const threshold = now - thresholdCheckedAt >= thresholdCheckEvery;
       // between the threshold's checks, only the tables that may have doubled ask the database anything:
       // tables analyzed small and growing fast (a new database) get plans for their size within a second
@@ -145,23 +153,21 @@ export async function startEmbeddedMaintenance(
         ? changed
         : changed.filter(([table, count]) => {
             const rows = analyzedRows.get(table);
-            const written = count - (analyzed.get(table)?.writes ?? 0);
-            return rows === undefined || written >= Math.max(analyzeBase, rows);
+            return rows === undefined || hasDoubled(writtenSinceAnalysis(table, count), rows);
           });
       if (threshold) thresholdCheckedAt = now;
       if (candidates.length === 0) return;
       const due = await dueTables(candidates, now, threshold);
       if (due.length === 0) return;
-      const writesOf = new Map(changed);
       // one table per statement: the session is free between them, so requests wait one table's ANALYZE
       // (tens of ms) and not all of them (over 100 ms under the prior-authorization bench). The names come
       // from the driver's own statement texts and were just resolved by to_regclass.
-      for (const table of due) {
+      for (const [table, count] of due) {
         if (stopped) break;
         await db.exec(
           `SET default_statistics_target = ${SAMPLE_TARGET}; ANALYZE ${table}; RESET default_statistics_target`,
         );
-        analyzed.set(table, { writes: writesOf.get(table) ?? 0, time: now });
+        analyzed.set(table, { writes: count, time: now });
         // read again at the next check that asks
         analyzedRows.delete(table);
       }
