@@ -1,9 +1,10 @@
 import { mkdirSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, protocol } from "@electric-sql/pglite";
 // the adapter alone: the package's index loads all of pg-boss, 0.2 s of every start of this thread
 import { fromPglite } from "pg-boss/dist/adapters/pglite.js";
 import { OID } from "./db.js";
+import { ARRAY_TYPES_SQL, type ArrayType, COLUMN_PARSERS } from "./pglite-answers.js";
 import { rememberFileStats } from "./pglite-file-stats.js";
 import { type HostReply, type HostRequest, serializeError } from "./pglite-protocol.js";
 import { createStatementCache } from "./pglite-statements.js";
@@ -18,14 +19,6 @@ import { isRead } from "./sql.js";
  * caller's Promise.all) run as one simple-protocol message where they can: inside a transaction, and
  * reads outside one (a multi-statement message is one implicit transaction, so writes there go alone).
  */
-
-const parsers = {
-  [OID.int8]: (value: string) => Number(value),
-  [OID.numeric]: (value: string) => value,
-  [OID.date]: (value: string) => value,
-  // PGlite's own bytea text codec goes byte by byte in JavaScript (6 MB/s): Node's hex codec is native
-  [OID.bytea]: (value: string) => Buffer.from(value.slice(2), "hex"),
-};
 
 /**
  * Bytes go as they are, in the binary format: as hex text they doubled in size and PostgreSQL decoded them
@@ -85,7 +78,7 @@ const pg = await PGlite.create({
   dataDir,
   pgliteWasmModule: workerData?.wasmModule,
   loadDataDir: startFrom === undefined ? undefined : new SnapshotBlob(startFrom),
-  parsers,
+  parsers: COLUMN_PARSERS,
   serializers,
   startParams,
 });
@@ -116,62 +109,114 @@ async function withSession<T>(fn: () => Promise<T>): Promise<T> {
 type Statement = Extract<HostRequest, { op: "query" }>;
 type Settle = (outcome: { ok: true; value: unknown } | { ok: false; error: unknown }) => void;
 
+const ERROR_RESPONSE = 0x45; // E
+const NOTIFICATION = 0x41; // A
+const SYNC = protocol.serialize.sync();
+
 /**
- * Runs statements in order; those with a simple-protocol text share one message. `transaction`: the open
- * transaction they belong to, whose BEGIN rides on the first message that goes.
+ * A simple-protocol message run as PGlite's `exec` runs it (the query, then a Sync; the files synced
+ * after), its answer kept as the wire protocol's bytes: the application's thread reads the rows
+ * (pglite-answers.ts). What PGlite's own parsing did here is done from the bytes: its first error is
+ * thrown, the notifications before it reach the listeners.
  */
-async function runStatements(
-  batch: readonly Statement[],
-  transaction: OpenTransaction | undefined,
-  settle: Settle[],
-) {
+async function runRaw(text: string): Promise<Uint8Array> {
+  const query = protocol.serialize.query(text);
+  const message = new Uint8Array(query.length + SYNC.length);
+  message.set(query);
+  message.set(SYNC, query.length);
+  const chunks: Uint8Array[] = [];
+  // each piece is a view of the database's memory, reused by the next
+  await pg.execProtocolRawStream(message, { onRawData: (data) => void chunks.push(data.slice()) });
+  const answer = chunks.length === 1 ? (chunks[0] as Uint8Array) : joined(chunks);
+  const bytes = Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength);
+  for (let at = 0; at + 5 <= bytes.length; at += 1 + bytes.readUInt32BE(at + 1)) {
+    if (bytes[at] === ERROR_RESPONSE) throw databaseError(answer, text);
+    if (bytes[at] === NOTIFICATION) notify(bytes, at + 5);
+  }
+  return answer;
+}
+
+function joined(chunks: readonly Uint8Array[]): Uint8Array {
+  const all = new Uint8Array(chunks.reduce((length, chunk) => length + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.length;
+  }
+  return all;
+}
+
+/** the answer's first error, as PGlite's parser builds it and its `exec` annotates it */
+function databaseError(answer: Uint8Array, text: string): Error {
+  let error: (Error & { query?: string }) | undefined;
+  new protocol.Parser().parse(answer, (message) => {
+    if (message instanceof protocol.messages.DatabaseError) error ??= message;
+  });
+  if (error === undefined) return new Error("the embedded database answered with an unreadable error");
+  error.query = text;
+  return error;
+}
+
+/** a NotificationResponse (process id, channel, payload) handed to the channel's listeners */
+function notify(bytes: Buffer, at: number): void {
+  const channelEnd = bytes.indexOf(0, at + 4);
+  const payloadEnd = bytes.indexOf(0, channelEnd + 1);
+  const channel = bytes.toString("utf8", at + 4, channelEnd);
+  const payload = bytes.toString("utf8", channelEnd + 1, payloadEnd);
+  for (const listener of channelListeners.get(channel)?.values() ?? []) reply({ notice: listener, payload });
+}
+
+/**
+ * Runs statements in order; those with a simple-protocol text share one message, whose answer goes to the
+ * application as bytes. `transaction`: the open transaction they belong to, whose BEGIN rides on the first
+ * message that goes.
+ */
+async function runStatements(batch: readonly Statement[], transaction: OpenTransaction | undefined) {
   const inTransaction = transaction !== undefined;
-  let texts: { text: string; index: number }[] = [];
+  let texts: { text: string; id: number }[] = [];
   const flush = async () => {
     if (texts.length === 0) return;
     const group = texts;
     texts = [];
+    const prefix = beginOf(transaction);
+    let bytes: Uint8Array;
     try {
-      const prefix = beginOf(transaction);
-      const results = await pg.exec([...prefix, ...group.map((entry) => entry.text)].join(";\n"));
-      for (const [i, entry] of group.entries())
-        settle[entry.index]?.({ ok: true, value: results[i + prefix.length]?.rows ?? [] });
+      bytes = await runRaw([...prefix, ...group.map((entry) => entry.text)].join(";\n"));
     } catch (error) {
       // inside a transaction the failure aborts it: every statement of the message answers it
       if (inTransaction || group.length === 1) {
-        for (const entry of group) settle[entry.index]?.({ ok: false, error });
+        for (const entry of group) answer(entry.id)({ ok: false, error });
         return;
       }
       // reads outside a transaction: run again one by one, so each gets its own answer
-      for (const entry of group) await runAlone(entry.text, undefined, settle[entry.index]);
+      for (const entry of group) await runAlone(entry.text, undefined, entry.id);
+      return;
     }
+    replyRows(
+      bytes,
+      group.map((entry, i) => ({ id: entry.id, result: i + prefix.length })),
+    );
   };
-  for (const [index, statement] of batch.entries()) {
+  for (const statement of batch) {
     const text = await statements.textOf(statement.text, statement.params, inTransaction);
     const shareable = text !== undefined && (inTransaction || isRead(statement.text));
-    if (shareable) texts.push({ text, index });
+    if (shareable) texts.push({ text, id: statement.id });
     else {
       await flush();
       for (const begin of beginOf(transaction)) await pg.exec(begin);
-      await runAlone(
-        text ?? statement.text,
-        text === undefined ? statement.params : undefined,
-        settle[index],
-      );
+      await runAlone(text ?? statement.text, text === undefined ? statement.params : undefined, statement.id);
     }
   }
   await flush();
 }
 
-async function runAlone(text: string, params: readonly unknown[] | undefined, settle: Settle | undefined) {
+/** one statement: with parameters through PGlite's extended protocol, else as bytes (its last result's rows) */
+async function runAlone(text: string, params: readonly unknown[] | undefined, id: number) {
   try {
-    const rows =
-      params === undefined
-        ? ((await pg.exec(text)).at(-1)?.rows ?? [])
-        : (await pg.query(text, params as unknown[])).rows;
-    settle?.({ ok: true, value: rows });
+    if (params === undefined) replyRows(await runRaw(text), [{ id, result: -1 }]);
+    else answer(id)({ ok: true, value: (await pg.query(text, params as unknown[])).rows });
   } catch (error) {
-    settle?.({ ok: false, error });
+    answer(id)({ ok: false, error });
   }
 }
 
@@ -189,6 +234,8 @@ function beginOf(transaction: OpenTransaction | undefined): string[] {
   return ["BEGIN"];
 }
 const listeners = new Map<number, () => Promise<void>>();
+/** the listeners of each channel, for the notifications that arrive in an answer read as bytes */
+const channelListeners = new Map<string, Set<number>>();
 
 async function endTransaction(tx: number, commit: boolean): Promise<void> {
   const open = transactions.get(tx);
@@ -219,10 +266,17 @@ async function handleOther(request: Exclude<HostRequest, Statement>): Promise<un
       return withSession(async () => (await jobs.executeSql(request.text, request.values)).rows);
     case "listen": {
       const listener = request.id;
+      const { channel } = request;
       const unlisten = await withSession(() =>
-        pg.listen(request.channel, (payload) => reply({ notice: listener, payload })),
+        pg.listen(channel, (payload) => reply({ notice: listener, payload })),
       );
-      listeners.set(listener, unlisten);
+      const ofChannel =
+        channelListeners.get(channel) ?? channelListeners.set(channel, new Set()).get(channel);
+      ofChannel?.add(listener);
+      listeners.set(listener, async () => {
+        ofChannel?.delete(listener);
+        await unlisten();
+      });
       return listener;
     }
     case "unlisten": {
@@ -245,6 +299,11 @@ async function handleOther(request: Exclude<HostRequest, Statement>): Promise<un
 
 function reply(message: HostReply): void {
   port?.postMessage(message);
+}
+
+/** an answer's bytes, moved to the application, with the result each statement reads from them */
+function replyRows(answer: Uint8Array, answers: { id: number; result: number }[]): void {
+  port?.postMessage({ answers, bytes: answer } satisfies HostReply, [answer.buffer as ArrayBuffer]);
 }
 
 const answer =
@@ -289,9 +348,8 @@ async function drain(key: string, lane: Lane): Promise<void> {
       let count = 1;
       while (lane.queue[count]?.op === "query") count++;
       const batch = lane.queue.splice(0, count) as Statement[];
-      const settle = batch.map((statement) => answer(statement.id));
-      if (transaction !== undefined) await runStatements(batch, transaction, settle);
-      else await withSession(() => runStatements(batch, undefined, settle));
+      if (transaction !== undefined) await runStatements(batch, transaction);
+      else await withSession(() => runStatements(batch, undefined));
       continue;
     }
     lane.queue.shift();
@@ -319,4 +377,5 @@ port.on("message", (requests: HostRequest[]) => {
   }
   for (const [key, lane] of woken) void drain(key, lane);
 });
-reply({ id: 0, ok: true, value: "ready" });
+const arrayTypes: ArrayType[] = (await pg.query<ArrayType>(ARRAY_TYPES_SQL)).rows;
+reply({ id: 0, ok: true, value: arrayTypes });

@@ -26,6 +26,8 @@ export type HostRequest =
 
 export type HostReply =
   | { id: number; ok: true; value: unknown }
+  /** one message's answer as the wire protocol's bytes, and the result (-1: the last) each request reads */
+  | { answers: { id: number; result: number }[]; bytes: Uint8Array }
   | { id: number; ok: false; error: SerializedError }
   | { notice: number; payload: string };
 

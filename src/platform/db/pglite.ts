@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { startThreadBeside } from "../threads.js";
 import type { Db, Queryable } from "./db.js";
+import { type ArrayType, columnParsers, rowsOfAnswer } from "./pglite-answers.js";
 import { deserializeError, type HostReply, type HostRequest } from "./pglite-protocol.js";
 
 const WRITTEN_TABLE =
@@ -61,12 +62,23 @@ export async function openPglite(dataDir: string | undefined, startFrom?: Uint8A
     if (pending.size === 0) worker.unref();
     return entry;
   };
+  let parsers: ReturnType<typeof columnParsers> = {};
   const ready = new Promise<void>((resolve, reject) => {
-    pending.set(0, { resolve: () => resolve(), reject });
+    // the host answers with the array types its rows are read by
+    const started = (arrayTypes: unknown) => {
+      parsers = columnParsers(arrayTypes as ArrayType[]);
+      resolve();
+    };
+    pending.set(0, { resolve: started, reject });
   });
   worker.on("message", (message: HostReply) => {
     if ("notice" in message) {
       notices.get(message.notice)?.(message.payload);
+      return;
+    }
+    if ("answers" in message) {
+      const results = rowsOfAnswer(message.bytes, parsers);
+      for (const { id, result } of message.answers) settle(id)?.resolve(results.at(result) ?? []);
       return;
     }
     const entry = settle(message.id);
