@@ -91,6 +91,17 @@ describe("the embedded database's answers read from their bytes", () => {
         assert.equal(failed?.constraint, "u_pkey");
       }
       assert.deepEqual(await db.query("SELECT id, label FROM u"), [{ id: 1, label: "one" }]);
+
+      // reads sent together outside a transaction share a message; one failing, each gets its own answer
+      const quotient = "SELECT 6 / $1::int AS q";
+      const reads = await Promise.allSettled([
+        db.query(quotient, [2]),
+        db.query(quotient, [0]),
+        db.query("SELECT label FROM u WHERE id = $1", [1]),
+      ]);
+      assert.deepEqual(reads[0], { status: "fulfilled", value: [{ q: 3 }] });
+      assert.equal(reads[1]?.status === "rejected" && reads[1].reason.code, "22012");
+      assert.deepEqual(reads[2], { status: "fulfilled", value: [{ label: "one" }] });
       const bytes = await db.query<{ data: Uint8Array }>("SELECT '\\x0102'::bytea AS data");
       assert.deepEqual([...(bytes[0]?.data ?? [])], [1, 2]);
     } finally {
