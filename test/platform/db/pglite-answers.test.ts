@@ -11,13 +11,13 @@ import {
   rowsOfAnswer,
 } from "../../../src/platform/db/pglite-answers.js";
 
-/** a simple-protocol message's answer as bytes, the way the database's thread takes it */
-async function answerOf(pg: PGlite, text: string): Promise<Uint8Array> {
+/** a simple-protocol message's answer as bytes, the way the database's thread takes it, and its pieces */
+async function answerOf(pg: PGlite, text: string): Promise<Uint8Array & { pieces?: number }> {
   const chunks: Uint8Array[] = [];
   await pg.execProtocolRawStream(protocol.serialize.query(text), {
     onRawData: (data) => void chunks.push(data.slice()),
   });
-  return Buffer.concat(chunks);
+  return Object.assign(Buffer.concat(chunks), { pieces: chunks.length });
 }
 
 describe("the embedded database's answers read from their bytes", () => {
@@ -43,6 +43,7 @@ describe("the embedded database's answers read from their bytes", () => {
         "BEGIN; SELECT id, label AS id FROM t ORDER BY 1; UPDATE t SET small = 8 WHERE id = 1; " +
           "INSERT INTO t (id, label) VALUES (3, 'x') RETURNING id, label, small; COMMIT",
         "SELECT count(*) AS n, sum(amount) AS total, array_agg(id ORDER BY id) AS ids FROM t",
+        "SELECT n, repeat('ب', n % 700) AS text FROM generate_series(1, 3000) AS n",
       ];
       for (const text of texts) {
         const expected = (await pg.exec(text)).map((result) => result.rows);
@@ -52,6 +53,9 @@ describe("the embedded database's answers read from their bytes", () => {
         assert.deepEqual(read, expected, text);
       }
       assert.equal(rowsOfAnswer(await answerOf(pg, "SELECT * FROM t ORDER BY id"), parsers)[0]?.length, 2);
+      // a large answer comes in pieces, and a piece ends anywhere, even inside a character
+      const large = await answerOf(pg, texts.at(-1) as string);
+      assert.ok((large.pieces ?? 0) > 1, `${large.pieces} piece(s)`);
     } finally {
       await pg.close();
     }
@@ -102,6 +106,12 @@ describe("the embedded database's answers read from their bytes", () => {
       assert.deepEqual(reads[0], { status: "fulfilled", value: [{ q: 3 }] });
       assert.equal(reads[1]?.status === "rejected" && reads[1].reason.code, "22012");
       assert.deepEqual(reads[2], { status: "fulfilled", value: [{ label: "one" }] });
+      const large = await db.query<{ n: number; text: string }>(
+        "SELECT n, repeat($1, n % 700) AS text FROM generate_series(1, 3000) AS n",
+        ["ب"],
+      );
+      assert.equal(large.length, 3000);
+      assert.ok(large.every(({ n, text }) => text === "ب".repeat(n % 700)));
       const bytes = await db.query<{ data: Uint8Array }>("SELECT '\\x0102'::bytea AS data");
       assert.deepEqual([...(bytes[0]?.data ?? [])], [1, 2]);
     } finally {
