@@ -11,7 +11,7 @@ import { OID } from "./db.js";
 type Parser = (text: string, typeId?: number) => unknown;
 
 /** how our columns are read, the same on PGlite's own paths (pglite-host.ts) and on these bytes */
-export const COLUMN_PARSERS: Record<number, (text: string) => unknown> = {
+export const COLUMN_PARSERS: Record<number, Parser> = {
   [OID.int8]: (value: string) => Number(value),
   [OID.numeric]: (value: string) => value,
   [OID.date]: (value: string) => value,
@@ -97,8 +97,6 @@ export function rowsOfAnswer(
     } else if (type === COMMAND_COMPLETE) {
       results.push(rows);
       rows = [];
-      names = [];
-      typeIds = [];
     }
     at = end;
   }

@@ -136,6 +136,7 @@ async function runRaw(text: string): Promise<Uint8Array> {
   return answer;
 }
 
+/** the pieces in memory of their own, which can be moved to the other thread (`Buffer.concat` may share a pool) */
 function joined(chunks: readonly Uint8Array[]): Uint8Array {
   const all = new Uint8Array(chunks.reduce((length, chunk) => length + chunk.length, 0));
   let at = 0;
