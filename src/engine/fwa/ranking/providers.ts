@@ -15,7 +15,9 @@ import { AUDIT, RANKING } from "../sensitivity.js";
 import { type ProviderTally, providerExposure, type RiskTerm, reasonsOf } from "../stats/exposure.js";
 import { count, money, num, percent } from "../stats/format.js";
 import {
+  type ProviderFeatureTable,
   periodMonths,
+  providerFeatureColumns,
   providerFeatureTable,
   RICH_FEATURE_TEXT,
   RICH_FEATURES,
@@ -46,11 +48,17 @@ export interface ProviderEvidence {
   rich: number[];
 }
 
-/** every provider of the batch with its features and unsupervised terms */
-export function providerEvidence(batch: ColumnarBatchView, decisions: BatchDecisions): ProviderEvidence[] {
+/**
+ * every provider of the batch with its features and unsupervised terms; `table`, the batch's feature table
+ * when it was computed already (in a thread beside the detectors)
+ */
+export function providerEvidence(
+  batch: ColumnarBatchView,
+  decisions: BatchDecisions,
+  table: ProviderFeatureTable = providerFeatureTable(providerFeatureColumns(batch)),
+): ProviderEvidence[] {
   const { byEntity, batchShare } = flagsBy(batch, decisions, batch.providerId);
   const weights = RANKING.provider;
-  const table = providerFeatureTable(batch);
   const richOf = new Map(table.providers.map((provider, row) => [provider, table.rows[row] as number[]]));
   return [...providerExposure(batch).values()].map((tally) => {
     const flags = byEntity.get(tally.provider) ?? NO_FLAGS;

@@ -9,8 +9,9 @@
 import { CLAIM_SUB_TYPE } from "../columns/columnar.js";
 import { civilFromDays } from "../columns/days.js";
 import { type ColumnarBatchView, NO_DATE } from "../types.js";
-import { claimsByMember, claimsByProvider, diagnosisCategories } from "./batch.js";
+import { diagnosisCategories } from "./batch.js";
 import { claimAmount } from "./exposure.js";
+import { groupBy, orderByDay } from "./robust.js";
 
 /** each rich feature, in the order of a row, with what it measures (for the reasons of a learned model) */
 export const RICH_FEATURE_TEXT = {
@@ -98,8 +99,60 @@ export function periodMonths(batch: ColumnarBatchView): number {
   return monthOf(days[days.length - 1 - trim] as number) - monthOf(days[trim] as number) + 1;
 }
 
+/**
+ * What the feature table reads of a batch: typed arrays and counts only, each a copy of its own, so that the
+ * table can be computed in a thread beside the detectors (modules/claims-batch/provider-features-thread.ts).
+ */
+export interface ProviderFeatureColumns {
+  claimCount: number;
+  /** the batch's interned ids (`strings.length`): the size of the lookups by member, provider and diagnosis */
+  idCount: number;
+  memberId: Int32Array;
+  providerId: Int32Array;
+  claimDate: Int32Array;
+  admissionDate: Int32Array;
+  dischargeDate: Int32Array;
+  memberDob: Int32Array;
+  claimSubType: Uint8Array;
+  primaryDiagnosis: Int32Array;
+  firstSecondary: Int32Array;
+  secondaryDiagnoses: Int32Array;
+  firstItem: Int32Array;
+  /** by claim: the sum of its items' quantity x unit amount, in halalas (stats/exposure.ts, claimAmount) */
+  claimAmount: Float64Array;
+  /** by diagnosis id: its category (stats/batch.ts, diagnosisCategories) */
+  categoryOf: Int32Array;
+  categoryCount: number;
+}
+
+/** the columns the feature table reads, copied out of the batch's */
+export function providerFeatureColumns(batch: ColumnarBatchView): ProviderFeatureColumns {
+  const amounts = new Float64Array(batch.claimCount);
+  for (let c = 0; c < batch.claimCount; c += 1) amounts[c] = claimAmount(batch, c);
+  const categories = diagnosisCategories(batch);
+  const claims = (column: Int32Array) => column.slice(0, batch.claimCount);
+  return {
+    claimCount: batch.claimCount,
+    idCount: batch.strings.length,
+    memberId: claims(batch.memberId),
+    providerId: claims(batch.providerId),
+    claimDate: claims(batch.claimDate),
+    admissionDate: claims(batch.admissionDate),
+    dischargeDate: claims(batch.dischargeDate),
+    memberDob: claims(batch.memberDob),
+    claimSubType: batch.claimSubType.slice(0, batch.claimCount),
+    primaryDiagnosis: claims(batch.primaryDiagnosis),
+    firstSecondary: batch.firstSecondary.slice(0, batch.claimCount + 1),
+    secondaryDiagnoses: batch.secondaryDiagnoses.slice(0, batch.firstSecondary[batch.claimCount] as number),
+    firstItem: batch.firstItem.slice(0, batch.claimCount + 1),
+    claimAmount: amounts,
+    categoryOf: categories.of.slice(),
+    categoryCount: categories.texts.length,
+  };
+}
+
 /** the feature table of every provider of the batch */
-export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureTable {
+export function providerFeatureTable(batch: ProviderFeatureColumns): ProviderFeatureTable {
   const n = batch.claimCount;
   // per claim figures
   const amount = new Float64Array(n);
@@ -107,7 +160,7 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
   const start = new Int32Array(n); // admission (or claim) day
   const end = new Int32Array(n);
   for (let c = 0; c < n; c += 1) {
-    amount[c] = claimAmount(batch, c) / 100;
+    amount[c] = (batch.claimAmount[c] as number) / 100;
     const a = batch.admissionDate[c] as number;
     const d = batch.dischargeDate[c] as number;
     const claimDay = batch.claimDate[c] as number;
@@ -134,7 +187,7 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
   const logCost = (c: number) => Math.log1p((amount[c] as number) / Math.max(1, stay[c] as number));
   const byDx = new Map<number, number[]>();
   const byCategory = new Map<number, number[]>();
-  const categoryIds = diagnosisCategories(batch).of;
+  const categoryIds = batch.categoryOf;
   const categoryOf = (c: number) => categoryIds[batch.primaryDiagnosis[c] as number] as number;
   for (let c = 0; c < n; c += 1) {
     if (Number.isNaN(stay[c] as number)) continue;
@@ -168,7 +221,7 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
   };
 
   // diagnosis counts and diagnosis sets
-  const dxCount = new Int32Array(batch.strings.length);
+  const dxCount = new Int32Array(batch.idCount);
   for (let c = 0; c < n; c += 1) {
     const dx = batch.primaryDiagnosis[c] as number;
     dxCount[dx] = (dxCount[dx] as number) + 1;
@@ -195,7 +248,8 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
   // members (the batch's grouping, ids in order of first appearance): their claims in admission order;
   // overlaps and readmissions; how many providers they saw, and the providers that share members (each
   // pair weighed by its shared members), counted member by member rather than each member's set kept
-  const byMember = claimsByMember(batch);
+  // as stats/batch.ts groups them: each member's claims by claim date (then batch order)
+  const byMember = groupBy(batch.memberId, batch.idCount, orderByDay(batch.claimDate, NO_DATE));
   const overlaps = new Uint8Array(n);
   const readmit = new Uint8Array(n);
   const providerCount = new Int32Array(byMember.start.length);
@@ -237,7 +291,7 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
   }
 
   // providers (the batch's grouping, ids in order of first appearance)
-  const byProvider = claimsByProvider(batch);
+  const byProvider = groupBy(batch.providerId, batch.idCount);
   const claimsAt = (p: number) =>
     byProvider.order.subarray(byProvider.start[p] as number, byProvider.start[p + 1] as number);
   const claimCountAt = (p: number) => (byProvider.start[p + 1] as number) - (byProvider.start[p] as number);
@@ -248,9 +302,9 @@ export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureT
 
   // counters by member, diagnosis, category and month, reused from provider to provider (a Map of each
   // per provider cost more than every feature's arithmetic); each provider's touched entries are reset
-  const claimsOfMember = new Int32Array(batch.strings.length);
-  const dxSeenBy = new Int32Array(batch.strings.length).fill(-1);
-  const claimsInCategory = new Int32Array(diagnosisCategories(batch).texts.length);
+  const claimsOfMember = new Int32Array(batch.idCount);
+  const dxSeenBy = new Int32Array(batch.idCount).fill(-1);
+  const claimsInCategory = new Int32Array(batch.categoryCount);
   const perMonth = new Int32Array(months);
   const touched = new Int32Array(byProvider.order.length);
   const days = new Int32Array(byProvider.order.length);
