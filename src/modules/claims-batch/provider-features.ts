@@ -21,12 +21,33 @@ export interface ProviderFeaturesBeside {
   stop(): void;
 }
 
-/** the memory of each column the table reads: the copies are moved to the thread, not copied again */
-function buffersOf(columns: ProviderFeatureColumns): ArrayBuffer[] {
+/**
+ * The columns as copies of their own, and their memory: the copies are moved to the thread, not copied again
+ * (a view's whole buffer would be, the builder's spare room with it), and the batch keeps its columns.
+ */
+function copiesOf(columns: ProviderFeatureColumns): {
+  copies: ProviderFeatureColumns;
+  buffers: ArrayBuffer[];
+} {
+  const copies = {
+    ...columns,
+    memberId: columns.memberId.slice(),
+    providerId: columns.providerId.slice(),
+    claimDate: columns.claimDate.slice(),
+    admissionDate: columns.admissionDate.slice(),
+    dischargeDate: columns.dischargeDate.slice(),
+    memberDob: columns.memberDob.slice(),
+    claimSubType: columns.claimSubType.slice(),
+    primaryDiagnosis: columns.primaryDiagnosis.slice(),
+    firstSecondary: columns.firstSecondary.slice(),
+    secondaryDiagnoses: columns.secondaryDiagnoses.slice(),
+    firstItem: columns.firstItem.slice(),
+    categoryOf: columns.categoryOf.slice(),
+  };
   const buffers: ArrayBuffer[] = [];
-  for (const value of Object.values(columns))
+  for (const value of Object.values(copies))
     if (ArrayBuffer.isView(value) && value.buffer instanceof ArrayBuffer) buffers.push(value.buffer);
-  return buffers;
+  return { copies, buffers };
 }
 
 /**
@@ -36,9 +57,9 @@ function buffersOf(columns: ProviderFeatureColumns): ArrayBuffer[] {
  * of the providers' ranking, which shares the cores with the result pages.
  */
 export function providerFeaturesBeside(view: ColumnarBatchView): ProviderFeaturesBeside {
-  const columns = providerFeatureColumns(view);
+  const { copies, buffers } = copiesOf(providerFeatureColumns(view));
   const thread = startThreadBeside(import.meta.url, "provider-features-thread", undefined);
-  thread.postMessage(columns, buffersOf(columns));
+  thread.postMessage(copies, buffers);
   const table = new Promise<ProviderFeatureTable>((resolve, reject) => {
     thread.once("message", resolve);
     thread.once("error", reject);

@@ -100,8 +100,8 @@ export function periodMonths(batch: ColumnarBatchView): number {
 }
 
 /**
- * What the feature table reads of a batch: typed arrays and counts only, each a copy of its own, so that the
- * table can be computed in a thread beside the detectors (modules/claims-batch/provider-features-thread.ts).
+ * What the feature table reads of a batch: typed arrays and counts only, so that the table can be computed
+ * in a thread beside the detectors (modules/claims-batch/provider-features-thread.ts).
  */
 export interface ProviderFeatureColumns {
   claimCount: number;
@@ -125,28 +125,27 @@ export interface ProviderFeatureColumns {
   categoryCount: number;
 }
 
-/** the columns the feature table reads, copied out of the batch's */
+/** the columns the feature table reads: the batch's own (not copies), the claims' amounts and categories */
 export function providerFeatureColumns(batch: ColumnarBatchView): ProviderFeatureColumns {
   const amounts = new Float64Array(batch.claimCount);
   for (let c = 0; c < batch.claimCount; c += 1) amounts[c] = claimAmount(batch, c);
   const categories = diagnosisCategories(batch);
-  const claims = (column: Int32Array) => column.slice(0, batch.claimCount);
   return {
     claimCount: batch.claimCount,
     idCount: batch.strings.length,
-    memberId: claims(batch.memberId),
-    providerId: claims(batch.providerId),
-    claimDate: claims(batch.claimDate),
-    admissionDate: claims(batch.admissionDate),
-    dischargeDate: claims(batch.dischargeDate),
-    memberDob: claims(batch.memberDob),
-    claimSubType: batch.claimSubType.slice(0, batch.claimCount),
-    primaryDiagnosis: claims(batch.primaryDiagnosis),
-    firstSecondary: batch.firstSecondary.slice(0, batch.claimCount + 1),
-    secondaryDiagnoses: batch.secondaryDiagnoses.slice(0, batch.firstSecondary[batch.claimCount] as number),
-    firstItem: batch.firstItem.slice(0, batch.claimCount + 1),
+    memberId: batch.memberId,
+    providerId: batch.providerId,
+    claimDate: batch.claimDate,
+    admissionDate: batch.admissionDate,
+    dischargeDate: batch.dischargeDate,
+    memberDob: batch.memberDob,
+    claimSubType: batch.claimSubType,
+    primaryDiagnosis: batch.primaryDiagnosis,
+    firstSecondary: batch.firstSecondary,
+    secondaryDiagnoses: batch.secondaryDiagnoses,
+    firstItem: batch.firstItem,
     claimAmount: amounts,
-    categoryOf: categories.of.slice(),
+    categoryOf: categories.of,
     categoryCount: categories.texts.length,
   };
 }
@@ -154,13 +153,12 @@ export function providerFeatureColumns(batch: ColumnarBatchView): ProviderFeatur
 /** the feature table of every provider of the batch */
 export function providerFeatureTable(batch: ProviderFeatureColumns): ProviderFeatureTable {
   const n = batch.claimCount;
-  // per claim figures
-  const amount = new Float64Array(n);
+  // per claim figures; the amounts in SAR, from the column in halalas (no copy of millions of claims)
+  const amountOf = (c: number) => (batch.claimAmount[c] as number) / 100;
   const stay = new Float64Array(n).fill(Number.NaN); // days
   const start = new Int32Array(n); // admission (or claim) day
   const end = new Int32Array(n);
   for (let c = 0; c < n; c += 1) {
-    amount[c] = (batch.claimAmount[c] as number) / 100;
     const a = batch.admissionDate[c] as number;
     const d = batch.dischargeDate[c] as number;
     const claimDay = batch.claimDate[c] as number;
@@ -183,8 +181,8 @@ export function providerFeatureTable(batch: ProviderFeatureColumns): ProviderFea
   // diagnosis peers: by primary diagnosis, the medians of ln(1+stay), ln(1+amount), ln(1+cost per day);
   // a diagnosis with fewer than 5 claims falls back to its 3-character category, then to the batch
   const logStay = (c: number) => Math.log1p(stay[c] as number);
-  const logAmount = (c: number) => Math.log1p(amount[c] as number);
-  const logCost = (c: number) => Math.log1p((amount[c] as number) / Math.max(1, stay[c] as number));
+  const logAmount = (c: number) => Math.log1p(amountOf(c));
+  const logCost = (c: number) => Math.log1p(amountOf(c) / Math.max(1, stay[c] as number));
   const byDx = new Map<number, number[]>();
   const byCategory = new Map<number, number[]>();
   const categoryIds = batch.categoryOf;
@@ -343,7 +341,7 @@ export function providerFeatureTable(batch: ProviderFeatureColumns): ProviderFea
       const m = batch.memberId[c] as number;
       if (claimsOfMember[m] === 0) touched[memberCount++] = m;
       claimsOfMember[m] = (claimsOfMember[m] as number) + 1;
-      const a = amount[c] as number;
+      const a = amountOf(c);
       amountSum += a;
       logAmountSum += Math.log1p(a);
       if (a > 0 && a % 1000 === 0) rounded += 1;
