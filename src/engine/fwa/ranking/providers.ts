@@ -17,8 +17,7 @@ import { count, money, num, percent } from "../stats/format.js";
 import {
   type ProviderFeatureTable,
   periodMonths,
-  providerFeatureColumns,
-  providerFeatureTable,
+  providerFeatureTableOf,
   RICH_FEATURE_TEXT,
   RICH_FEATURES,
   type RichFeature,
@@ -55,7 +54,7 @@ export interface ProviderEvidence {
 export function providerEvidence(
   batch: ColumnarBatchView,
   decisions: BatchDecisions,
-  table: ProviderFeatureTable = providerFeatureTable(providerFeatureColumns(batch)),
+  table: ProviderFeatureTable = providerFeatureTableOf(batch),
 ): ProviderEvidence[] {
   const { byEntity, batchShare } = flagsBy(batch, decisions, batch.providerId);
   const weights = RANKING.provider;
