@@ -1,17 +1,13 @@
-import {
-  type ProviderFeatureColumns,
-  type ProviderFeatureTable,
-  providerFeatureColumns,
-} from "../../engine/fwa/stats/provider-features.js";
+import { providerFeatureColumns } from "../../engine/fwa/columns/columnar.js";
+import type { ProviderFeatureTable } from "../../engine/fwa/stats/provider-features.js";
 import type { ColumnarBatchView } from "../../engine/fwa/types.js";
 import { startThreadBeside } from "../../platform/threads.js";
 
 /**
- * The largest batch whose table is computed beside the detectors: the thread's copy of the columns and its
- * working arrays are some 140 bytes a claim, held while the detectors hold theirs. At 2,500,000 claims
- * (10,000,000 items) they took the node's peak from 1,405 to 1,625 MB; a larger batch computes its table
- * after the detectors, as a smaller one does on the analysis's thread, so the peak stays what the batch's
- * own columns make it.
+ * The largest batch whose table is computed beside the detectors: the thread's copy of the columns and the
+ * batch's strings, and the table's working arrays, are held while the detectors hold theirs. A larger batch
+ * computes its table after the detectors, as a smaller one does on the analysis's thread, so its peak stays
+ * what its own columns make it (1.4 GB at 10,000,000 items).
  */
 export const FEATURES_THREAD_MAX_CLAIMS = 1_000_000;
 
@@ -21,45 +17,25 @@ export interface ProviderFeaturesBeside {
   stop(): void;
 }
 
-/**
- * The columns as copies of their own, and their memory: the copies are moved to the thread, not copied again
- * (a view's whole buffer would be, the builder's spare room with it), and the batch keeps its columns.
- */
-function copiesOf(columns: ProviderFeatureColumns): {
-  copies: ProviderFeatureColumns;
-  buffers: ArrayBuffer[];
-} {
-  const copies = {
-    ...columns,
-    memberId: columns.memberId.slice(),
-    providerId: columns.providerId.slice(),
-    claimDate: columns.claimDate.slice(),
-    admissionDate: columns.admissionDate.slice(),
-    dischargeDate: columns.dischargeDate.slice(),
-    memberDob: columns.memberDob.slice(),
-    claimSubType: columns.claimSubType.slice(),
-    primaryDiagnosis: columns.primaryDiagnosis.slice(),
-    firstSecondary: columns.firstSecondary.slice(),
-    secondaryDiagnoses: columns.secondaryDiagnoses.slice(),
-    firstItem: columns.firstItem.slice(),
-    categoryOf: columns.categoryOf.slice(),
-  };
+/** the memory of each of the view's typed arrays: copies of their own, moved to the thread */
+function buffersOf(view: ColumnarBatchView): ArrayBuffer[] {
   const buffers: ArrayBuffer[] = [];
-  for (const value of Object.values(copies))
-    if (ArrayBuffer.isView(value) && value.buffer instanceof ArrayBuffer) buffers.push(value.buffer);
-  return { copies, buffers };
+  for (const value of Object.values(view))
+    if (ArrayBuffer.isView(value) && value.buffer instanceof ArrayBuffer && value.byteLength > 0)
+      buffers.push(value.buffer);
+  return buffers;
 }
 
 /**
  * The batch's provider feature table (engine/fwa/stats/provider-features.ts), computed in a thread of its own
- * (provider-features-thread.ts) from a copy of the columns it reads. Started before the detectors, which
- * run on the analysis's thread alone with the other core idle; computed after them, the table was a third
- * of the providers' ranking, which shares the cores with the result pages.
+ * (provider-features-thread.ts) from copies of the columns it reads. Started before the detectors, which run
+ * on the analysis's thread alone with the other core idle; computed after them, the table was a third of
+ * the providers' ranking, which shares the cores with the result pages.
  */
 export function providerFeaturesBeside(view: ColumnarBatchView): ProviderFeaturesBeside {
-  const { copies, buffers } = copiesOf(providerFeatureColumns(view));
+  const columns = providerFeatureColumns(view);
   const thread = startThreadBeside(import.meta.url, "provider-features-thread", undefined);
-  thread.postMessage(copies, buffers);
+  thread.postMessage(columns, buffersOf(columns));
   const table = new Promise<ProviderFeatureTable>((resolve, reject) => {
     thread.once("message", resolve);
     thread.once("error", reject);

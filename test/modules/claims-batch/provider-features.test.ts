@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { providerFeatureTableOf } from "../../../src/engine/fwa/stats/provider-features.js";
+import { providerFeatureTable } from "../../../src/engine/fwa/stats/provider-features.js";
 import { providerFeaturesBeside } from "../../../src/modules/claims-batch/provider-features.js";
 import { claim, item, viewOf } from "../../engine/fwa/fixtures.js";
 
@@ -36,7 +36,7 @@ const view = viewOf(
 
 describe("the providers' feature table beside the detectors", () => {
   it("is, from its thread, the table the analysis's thread computes", async () => {
-    const here = providerFeatureTableOf(view);
+    const here = providerFeatureTable(view);
     const beside = providerFeaturesBeside(view);
     const fromThread = await beside.table;
     assert.equal(here.providers.length, 9);

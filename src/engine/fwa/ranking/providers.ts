@@ -17,7 +17,7 @@ import { count, money, num, percent } from "../stats/format.js";
 import {
   type ProviderFeatureTable,
   periodMonths,
-  providerFeatureTableOf,
+  providerFeatureTable,
   RICH_FEATURE_TEXT,
   RICH_FEATURES,
   type RichFeature,
@@ -54,7 +54,7 @@ export interface ProviderEvidence {
 export function providerEvidence(
   batch: ColumnarBatchView,
   decisions: BatchDecisions,
-  table: ProviderFeatureTable = providerFeatureTableOf(batch),
+  table: ProviderFeatureTable = providerFeatureTable(batch),
 ): ProviderEvidence[] {
   const { byEntity, batchShare } = flagsBy(batch, decisions, batch.providerId);
   const weights = RANKING.provider;

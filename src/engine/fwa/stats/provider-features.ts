@@ -11,7 +11,6 @@ import { civilFromDays } from "../columns/days.js";
 import { type ColumnarBatchView, NO_DATE } from "../types.js";
 import { claimsByMember, claimsByProvider, diagnosisCategories } from "./batch.js";
 import { claimAmount } from "./exposure.js";
-import { type Groups, groupBy, orderByDay } from "./robust.js";
 
 /** each rich feature, in the order of a row, with what it measures (for the reasons of a learned model) */
 export const RICH_FEATURE_TEXT = {
@@ -99,92 +98,16 @@ export function periodMonths(batch: ColumnarBatchView): number {
   return monthOf(days[days.length - 1 - trim] as number) - monthOf(days[trim] as number) + 1;
 }
 
-/**
- * What the feature table reads of a batch: typed arrays and counts only, so that the table can be computed
- * in a thread beside the detectors (modules/claims-batch/provider-features-thread.ts).
- */
-export interface ProviderFeatureColumns {
-  claimCount: number;
-  /** the batch's interned ids (`strings.length`): the size of the lookups by member, provider and diagnosis */
-  idCount: number;
-  memberId: Int32Array;
-  providerId: Int32Array;
-  claimDate: Int32Array;
-  admissionDate: Int32Array;
-  dischargeDate: Int32Array;
-  memberDob: Int32Array;
-  claimSubType: Uint8Array;
-  primaryDiagnosis: Int32Array;
-  firstSecondary: Int32Array;
-  secondaryDiagnoses: Int32Array;
-  firstItem: Int32Array;
-  /** by claim: the sum of its items' quantity x unit amount, in halalas (stats/exposure.ts, claimAmount) */
-  claimAmount: Float64Array;
-  /** by diagnosis id: its category (stats/batch.ts, diagnosisCategories) */
-  categoryOf: Int32Array;
-  categoryCount: number;
-}
-
-/** the columns the feature table reads: the batch's own (not copies), the claims' amounts and categories */
-export function providerFeatureColumns(batch: ColumnarBatchView): ProviderFeatureColumns {
-  const amounts = new Float64Array(batch.claimCount);
-  for (let c = 0; c < batch.claimCount; c += 1) amounts[c] = claimAmount(batch, c);
-  const categories = diagnosisCategories(batch);
-  return {
-    claimCount: batch.claimCount,
-    idCount: batch.strings.length,
-    memberId: batch.memberId,
-    providerId: batch.providerId,
-    claimDate: batch.claimDate,
-    admissionDate: batch.admissionDate,
-    dischargeDate: batch.dischargeDate,
-    memberDob: batch.memberDob,
-    claimSubType: batch.claimSubType,
-    primaryDiagnosis: batch.primaryDiagnosis,
-    firstSecondary: batch.firstSecondary,
-    secondaryDiagnoses: batch.secondaryDiagnoses,
-    firstItem: batch.firstItem,
-    claimAmount: amounts,
-    categoryOf: categories.of,
-    categoryCount: categories.texts.length,
-  };
-}
-
-/** the groupings the table reads: the claims by member (in date order) and by provider */
-export interface ProviderFeatureGroups {
-  byMember: Groups;
-  byProvider: Groups;
-}
-
-/** the groupings as stats/batch.ts makes them, from the columns alone (in a thread of their own) */
-const groupsOf = (batch: ProviderFeatureColumns): ProviderFeatureGroups => ({
-  byMember: groupBy(batch.memberId, batch.idCount, orderByDay(batch.claimDate, NO_DATE)),
-  byProvider: groupBy(batch.providerId, batch.idCount),
-});
-
-/**
- * The feature table of a batch on the analysis's thread: its groupings the batch's own (stats/batch.ts), which
- * the member ranking reads again; made twice, they cost 10,000,000 items some 4 s and 140 MB of peak memory.
- */
-export function providerFeatureTableOf(batch: ColumnarBatchView): ProviderFeatureTable {
-  return providerFeatureTable(providerFeatureColumns(batch), {
-    byMember: claimsByMember(batch),
-    byProvider: claimsByProvider(batch),
-  });
-}
-
 /** the feature table of every provider of the batch */
-export function providerFeatureTable(
-  batch: ProviderFeatureColumns,
-  groups: ProviderFeatureGroups = groupsOf(batch),
-): ProviderFeatureTable {
+export function providerFeatureTable(batch: ColumnarBatchView): ProviderFeatureTable {
   const n = batch.claimCount;
-  // per claim figures; the amounts in SAR, from the column in halalas (no copy of millions of claims)
-  const amountOf = (c: number) => (batch.claimAmount[c] as number) / 100;
+  // per claim figures
+  const amount = new Float64Array(n);
   const stay = new Float64Array(n).fill(Number.NaN); // days
   const start = new Int32Array(n); // admission (or claim) day
   const end = new Int32Array(n);
   for (let c = 0; c < n; c += 1) {
+    amount[c] = claimAmount(batch, c) / 100;
     const a = batch.admissionDate[c] as number;
     const d = batch.dischargeDate[c] as number;
     const claimDay = batch.claimDate[c] as number;
@@ -207,11 +130,11 @@ export function providerFeatureTable(
   // diagnosis peers: by primary diagnosis, the medians of ln(1+stay), ln(1+amount), ln(1+cost per day);
   // a diagnosis with fewer than 5 claims falls back to its 3-character category, then to the batch
   const logStay = (c: number) => Math.log1p(stay[c] as number);
-  const logAmount = (c: number) => Math.log1p(amountOf(c));
-  const logCost = (c: number) => Math.log1p(amountOf(c) / Math.max(1, stay[c] as number));
+  const logAmount = (c: number) => Math.log1p(amount[c] as number);
+  const logCost = (c: number) => Math.log1p((amount[c] as number) / Math.max(1, stay[c] as number));
   const byDx = new Map<number, number[]>();
   const byCategory = new Map<number, number[]>();
-  const categoryIds = batch.categoryOf;
+  const categoryIds = diagnosisCategories(batch).of;
   const categoryOf = (c: number) => categoryIds[batch.primaryDiagnosis[c] as number] as number;
   for (let c = 0; c < n; c += 1) {
     if (Number.isNaN(stay[c] as number)) continue;
@@ -245,7 +168,7 @@ export function providerFeatureTable(
   };
 
   // diagnosis counts and diagnosis sets
-  const dxCount = new Int32Array(batch.idCount);
+  const dxCount = new Int32Array(batch.strings.length);
   for (let c = 0; c < n; c += 1) {
     const dx = batch.primaryDiagnosis[c] as number;
     dxCount[dx] = (dxCount[dx] as number) + 1;
@@ -272,7 +195,7 @@ export function providerFeatureTable(
   // members (the batch's grouping, ids in order of first appearance): their claims in admission order;
   // overlaps and readmissions; how many providers they saw, and the providers that share members (each
   // pair weighed by its shared members), counted member by member rather than each member's set kept
-  const byMember = groups.byMember;
+  const byMember = claimsByMember(batch);
   const overlaps = new Uint8Array(n);
   const readmit = new Uint8Array(n);
   const providerCount = new Int32Array(byMember.start.length);
@@ -314,7 +237,7 @@ export function providerFeatureTable(
   }
 
   // providers (the batch's grouping, ids in order of first appearance)
-  const byProvider = groups.byProvider;
+  const byProvider = claimsByProvider(batch);
   const claimsAt = (p: number) =>
     byProvider.order.subarray(byProvider.start[p] as number, byProvider.start[p + 1] as number);
   const claimCountAt = (p: number) => (byProvider.start[p + 1] as number) - (byProvider.start[p] as number);
@@ -325,9 +248,9 @@ export function providerFeatureTable(
 
   // counters by member, diagnosis, category and month, reused from provider to provider (a Map of each
   // per provider cost more than every feature's arithmetic); each provider's touched entries are reset
-  const claimsOfMember = new Int32Array(batch.idCount);
-  const dxSeenBy = new Int32Array(batch.idCount).fill(-1);
-  const claimsInCategory = new Int32Array(batch.categoryCount);
+  const claimsOfMember = new Int32Array(batch.strings.length);
+  const dxSeenBy = new Int32Array(batch.strings.length).fill(-1);
+  const claimsInCategory = new Int32Array(diagnosisCategories(batch).texts.length);
   const perMonth = new Int32Array(months);
   const touched = new Int32Array(byProvider.order.length);
   const days = new Int32Array(byProvider.order.length);
@@ -366,7 +289,7 @@ export function providerFeatureTable(
       const m = batch.memberId[c] as number;
       if (claimsOfMember[m] === 0) touched[memberCount++] = m;
       claimsOfMember[m] = (claimsOfMember[m] as number) + 1;
-      const a = amountOf(c);
+      const a = amount[c] as number;
       amountSum += a;
       logAmountSum += Math.log1p(a);
       if (a > 0 && a % 1000 === 0) rounded += 1;

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { textOf } from "../../../../src/engine/fwa/columns/columnar.js";
 import {
   periodMonths,
-  providerFeatureTableOf,
+  providerFeatureTable,
   RICH_FEATURES,
 } from "../../../../src/engine/fwa/stats/provider-features.js";
 import { claim, item, viewOf } from "../fixtures.js";
@@ -43,7 +43,7 @@ describe("rich provider features", () => {
     stay("B1", "P-B", "M-3", "2009-03-12", "2009-03-13", 3000),
   ];
   const view = viewOf(claims);
-  const table = providerFeatureTableOf(view);
+  const table = providerFeatureTable(view);
   const row = (provider: string) => {
     const r = table.rows[table.providers.findIndex((p) => textOf(view, p) === provider)] as number[];
     return (name: (typeof RICH_FEATURES)[number]) => r[RICH_FEATURES.indexOf(name)] as number;
@@ -113,7 +113,7 @@ describe("rich provider features", () => {
       ...stays("M-LONG", 40, (n) => (n % 2 === 0 ? "P-X" : "P-Y")),
       ...stays("M-SHORT", 10, () => "P-Z"),
     ]);
-    const features = providerFeatureTableOf(many);
+    const features = providerFeatureTable(many);
     const of = (provider: string, name: (typeof RICH_FEATURES)[number]) =>
       (features.rows[features.providers.findIndex((p) => textOf(many, p) === provider)] as number[])[
         RICH_FEATURES.indexOf(name)
