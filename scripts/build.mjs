@@ -69,7 +69,7 @@ function compileInto(target) {
 }
 
 /**
- * The threads started per piece of work (an upload's checks, a batch's result pages and provider features, a model's fit) as one file each: loading the
+ * The threads started per piece of work (an upload's checks, a batch's result pages, a model's fit) as one file each: loading the
  * compiled modules one by one took a new thread 0.3-0.5 s (TypeBox alone is some 700 files), which an
  * upload of 1,000,000 items waited for; bundled, 0.05 s. The database's thread starts once a process (PGlite's
  * WebAssembly compiled by the application's thread), so it stays as compiled.
@@ -78,7 +78,6 @@ function bundleThreads(building) {
   for (const thread of [
     "modules/claims-batch/upload/check-thread.js",
     "modules/claims-batch/results-thread.js",
-    "modules/claims-batch/provider-features-thread.js",
     "modules/fwa-learning/fit-thread.js",
   ]) {
     const file = join(building, thread);

@@ -75,9 +75,8 @@ export interface BatchSettings {
   /** threads that parse and check an upload's claims beside its stream, shared by the node's uploads (0: none) */
   checkThreads: number;
   /**
-   * a batch of at least this many claims computes its providers' features in a thread of its own beside the
-   * detectors, and writes its result pages in another beside the rankings; a smaller one does both on the
-   * analysis's thread, where a thread's start would cost more (0: every batch)
+   * a batch of at least this many claims writes its result pages in a thread of its own, beside the
+   * rankings; a smaller one on the analysis's thread, where the thread's start would cost more (0: every batch)
    */
   resultsThreadClaims: number;
   /** results stay available this many days after a batch completes, then are purged */

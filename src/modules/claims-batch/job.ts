@@ -16,7 +16,6 @@ import { batchAnalyses, batchAnalysisSeconds } from "../../platform/metrics.js";
 import { fwaFlagThreshold } from "../adjudication-settings/repo.js";
 import { activeModel, recordProviderFeatures } from "../fwa-learning/service.js";
 import { PagePipeline } from "./page-pipeline.js";
-import { FEATURES_THREAD_MAX_CLAIMS, providerFeaturesBeside } from "./provider-features.js";
 import { type BatchRow, batchRepo, type RankingView, RESULT_PAGE_CLAIMS } from "./repo.js";
 import { queuePage, WORKER_STOPPED, writeResultPages } from "./result-writer.js";
 import { ANALYSIS_QUEUE, emitForBatch, estimatedCompletion } from "./service.js";
@@ -82,10 +81,9 @@ async function writeRankings(
 
 /**
  * Passes one to three: the spool's parts joined into columns, every item settled, the results' pages
- * started (result-writer.ts). Answers the decisions, the pages being written, the providers' feature table
- * on its way (computed beside the detectors) and the columns the rankings read (columnar.ts,
- * rankingColumns), so that the rest (some 480 MB at ten million items) and what the detectors alone computed
- * are let go first.
+ * started (result-writer.ts). Answers the decisions, the pages being written and the columns the rankings
+ * read (columnar.ts, rankingColumns), so that the rest (some 480 MB at ten million items) and what the
+ * detectors alone computed are let go first.
  */
 async function settleClaims(
   batch: BatchRow,
@@ -106,37 +104,25 @@ async function settleClaims(
   }
   await report(PASS_ONE_END, 0);
   const view: ColumnarBatchView = builder.finish();
-  const inThreads = view.claimCount >= settings.resultsThreadClaims;
-  // the providers' features read only the columns: computed beside the detectors, on the core they leave idle
-  const features =
-    inThreads && view.claimCount <= FEATURES_THREAD_MAX_CLAIMS ? providerFeaturesBeside(view) : undefined;
-  try {
-    const flagThreshold = await fwaFlagThreshold(db, batch.tenant_id);
-    // the detectors' groupings are kept per view object (stats/batch.ts): a view of their own, dropped as
-    // they settle, lets the groupings go before the result pages (some 200 MB at ten million items)
-    const decisions: BatchDecisions = analyzeBatch({ ...view }, FWA_DETECTORS, { flagThreshold });
-    await report(PASS_TWO_END, 0);
-    // taken first: the pages' thread takes the buffers of what only the results read (result-writer.ts)
-    const rankingView = rankingColumns(view);
-    const source = resultSourceOf(view, decisions, {
-      batchId: batch.id,
-      analyzedAt: new Date().toISOString(),
-    });
-    // the reporter is asked every 2 % of the claims (each part in pass one); it tells every 10 % (or 5 s)
-    const pages = writeResultPages(db, source, {
-      batchId: batch.id,
-      attempt,
-      inThread: inThreads,
-      step: Math.max(1, Math.floor(batch.total_claims / 50)),
-      onProgress: (claims) =>
-        report(PASS_TWO_END + (claims / batch.total_claims) * (100 - PASS_TWO_END), claims),
-      stopped: () => context.signal.aborted,
-    });
-    return { decisions, pages, rankingView, features };
-  } catch (error) {
-    features?.stop();
-    throw error;
-  }
+  const flagThreshold = await fwaFlagThreshold(db, batch.tenant_id);
+  // the detectors' groupings are kept per view object (stats/batch.ts): a view of their own, dropped as they
+  // settle, lets the groupings go before the result pages (some 200 MB at ten million items)
+  const decisions: BatchDecisions = analyzeBatch({ ...view }, FWA_DETECTORS, { flagThreshold });
+  await report(PASS_TWO_END, 0);
+  // taken first: the pages' thread takes the buffers of what only the results read (result-writer.ts)
+  const rankingView = rankingColumns(view);
+  const source = resultSourceOf(view, decisions, { batchId: batch.id, analyzedAt: new Date().toISOString() });
+  // the reporter is asked every 2 % of the claims (each part in pass one); it tells every 10 % (or 5 s)
+  const pages = writeResultPages(db, source, {
+    batchId: batch.id,
+    attempt,
+    inThread: view.claimCount >= settings.resultsThreadClaims,
+    step: Math.max(1, Math.floor(batch.total_claims / 50)),
+    onProgress: (claims) =>
+      report(PASS_TWO_END + (claims / batch.total_claims) * (100 - PASS_TWO_END), claims),
+    stopped: () => context.signal.aborted,
+  });
+  return { decisions, pages, rankingView };
 }
 
 /**
@@ -174,7 +160,7 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
   let processed: number;
   try {
     const model = await activeModel(db, batch.tenant_id);
-    const evidence = providerEvidence(rankingView, decisions, await settled.features?.table);
+    const evidence = providerEvidence(rankingView, decisions);
     const providers = rankProviders(rankingView, evidence, model);
     await writeRankings(db, batch.id, attempt, "providers", {
       count: providers.length,
@@ -191,7 +177,6 @@ async function analyze(data: AnalysisJobData, context: JobContext, settings: Bat
     await writeRankings(db, batch.id, attempt, "members", memberRanking(rankingView, decisions));
   } finally {
     settled.pages.stop();
-    settled.features?.stop();
   }
   const completed = await db.transaction(async (tx) => {
     const done = await batchRepo.complete(tx, batch.id, attempt, {

@@ -405,35 +405,6 @@ export function rankingColumns(view: ColumnarBatchView): ColumnarBatchView {
   };
 }
 
-/**
- * What the providers' feature table reads (stats/provider-features.ts), each column a copy of its own sized to
- * the batch, the rest empty: what a thread beside the detectors is handed, its copies moved rather than copied
- * again (a view's whole buffer would be, the builder's spare room with it). The strings are the batch's.
- */
-export function providerFeatureColumns(view: ColumnarBatchView): ColumnarBatchView {
-  const empty = rankingColumns(view);
-  const noIndexes = new Int32Array(0);
-  const noBytes = new Uint8Array(0);
-  return {
-    ...empty,
-    firstItem: view.firstItem.slice(),
-    claimSubType: view.claimSubType.slice(),
-    claimDate: view.claimDate.slice(),
-    admissionDate: view.admissionDate.slice(),
-    dischargeDate: view.dischargeDate.slice(),
-    memberId: view.memberId.slice(),
-    memberDob: view.memberDob.slice(),
-    providerId: view.providerId.slice(),
-    primaryDiagnosis: view.primaryDiagnosis.slice(),
-    firstSecondary: view.firstSecondary.slice(),
-    secondaryDiagnoses: view.secondaryDiagnoses.slice(),
-    quantity: view.quantity.slice(),
-    unitAmount: view.unitAmount.slice(),
-    providerType: noBytes,
-    itemClaim: noIndexes,
-  };
-}
-
 /** a claim's claim_id */
 export const claimIdOf = (batch: ColumnarBatchView, claim: number): string => textAt(batch.claimIds, claim);
 

@@ -15,7 +15,6 @@ import { AUDIT, RANKING } from "../sensitivity.js";
 import { type ProviderTally, providerExposure, type RiskTerm, reasonsOf } from "../stats/exposure.js";
 import { count, money, num, percent } from "../stats/format.js";
 import {
-  type ProviderFeatureTable,
   periodMonths,
   providerFeatureTable,
   RICH_FEATURE_TEXT,
@@ -47,20 +46,11 @@ export interface ProviderEvidence {
   rich: number[];
 }
 
-/**
- * every provider of the batch with its features and unsupervised terms; `computed`, the batch's feature table
- * when it was computed already (in a thread beside the detectors)
- */
-export function providerEvidence(
-  batch: ColumnarBatchView,
-  decisions: BatchDecisions,
-  computed?: ProviderFeatureTable,
-): ProviderEvidence[] {
+/** every provider of the batch with its features and unsupervised terms */
+export function providerEvidence(batch: ColumnarBatchView, decisions: BatchDecisions): ProviderEvidence[] {
   const { byEntity, batchShare } = flagsBy(batch, decisions, batch.providerId);
   const weights = RANKING.provider;
-  // after the flags, as before the thread: computed first, the table took 10,000,000 items' peak 1.41-1.44 GB
-  // to 1.54-1.61 GB in eight runs
-  const table = computed ?? providerFeatureTable(batch);
+  const table = providerFeatureTable(batch);
   const richOf = new Map(table.providers.map((provider, row) => [provider, table.rows[row] as number[]]));
   return [...providerExposure(batch).values()].map((tally) => {
     const flags = byEntity.get(tally.provider) ?? NO_FLAGS;
