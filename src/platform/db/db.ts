@@ -9,10 +9,24 @@ export interface Queryable {
   exec(script: string): Promise<void>;
 }
 
+/** the statements of one transaction */
+export interface Transaction extends Queryable {
+  /**
+   * Runs `last`, the transaction's last step: the statements it sends at once (one Promise.all) go with
+   * the COMMIT, which then costs no round trip of its own. The transaction commits when they all succeed
+   * and rolls back when one fails; a statement `last` sends after its first ones is refused, and so is
+   * any after it.
+   */
+  commitWith<T>(last: () => Promise<T>): Promise<T>;
+}
+
 export interface Db extends Queryable {
   readonly kind: "pglite" | "postgres";
-  /** runs fn in one transaction: committed when it resolves, rolled back when it throws */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * runs fn in one transaction: committed when it resolves (or with the statements of `commitWith`),
+   * rolled back when it throws before
+   */
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
   /**
    * Calls `onPayload` with each NOTIFY on `channel` (a lower-case SQL name), from any connection or node,
    * once its transaction commits; resolves to the unsubscribe

@@ -185,6 +185,7 @@ async function runStatements(batch: readonly Statement[], transaction: OpenTrans
       bytes = await runRaw([...prefix, ...group.map((entry) => entry.text)].join(";\n"));
     } catch (error) {
       // inside a transaction the failure aborts it: every statement of the message answers it
+      if (transaction !== undefined) transaction.failed = true;
       if (inTransaction || group.length === 1) {
         for (const entry of group) answer(entry.id)({ ok: false, error });
         return;
@@ -205,26 +206,37 @@ async function runStatements(batch: readonly Statement[], transaction: OpenTrans
     else {
       await flush();
       for (const begin of beginOf(transaction)) await pg.exec(begin);
-      await runAlone(text ?? statement.text, text === undefined ? statement.params : undefined, statement.id);
+      const ran = await runAlone(
+        text ?? statement.text,
+        text === undefined ? statement.params : undefined,
+        statement.id,
+      );
+      if (!ran && transaction !== undefined) transaction.failed = true;
     }
   }
   await flush();
 }
 
-/** one statement: with parameters through PGlite's extended protocol, else as bytes (its last result's rows) */
+/**
+ * one statement: with parameters through PGlite's extended protocol, else as bytes (its last result's
+ * rows); false when it failed
+ */
 async function runAlone(text: string, params: readonly unknown[] | undefined, id: number) {
   try {
     if (params === undefined) replyRows(await runRaw(text), [{ id, result: -1 }]);
     else answer(id)({ ok: true, value: (await pg.query(text, params as unknown[])).rows });
+    return true;
   } catch (error) {
     answer(id)({ ok: false, error });
+    return false;
   }
 }
 
-/** an open transaction: the session it holds, and whether its BEGIN has run */
+/** an open transaction: the session it holds, whether its BEGIN has run and whether a statement failed */
 interface OpenTransaction {
   release: () => void;
   begun: boolean;
+  failed: boolean;
 }
 const transactions = new Map<number, OpenTransaction>();
 
@@ -243,7 +255,10 @@ async function endTransaction(tx: number, commit: boolean): Promise<void> {
   if (open === undefined) throw new Error(`transaction ${tx} is not open`);
   transactions.delete(tx);
   try {
-    if (open.begun) await pg.exec(commit ? "COMMIT" : "ROLLBACK");
+    // PostgreSQL answers the COMMIT of a failed transaction by rolling it back, without an error
+    if (open.begun) await pg.exec(commit && !open.failed ? "COMMIT" : "ROLLBACK");
+    if (commit && open.failed)
+      throw new Error("the transaction was rolled back: one of its statements had failed");
   } catch (error) {
     if (pg.isInTransaction()) await pg.exec("ROLLBACK");
     throw error;
@@ -258,7 +273,11 @@ async function handleOther(request: Exclude<HostRequest, Statement>): Promise<un
       const transaction = request.tx === undefined ? undefined : transactions.get(request.tx);
       const script = [...beginOf(transaction), request.script].join(";\n");
       if (transaction === undefined) await withSession(() => pg.exec(script));
-      else await pg.exec(script);
+      else
+        await pg.exec(script).catch((error: unknown) => {
+          transaction.failed = true;
+          throw error;
+        });
       return undefined;
     }
     case "end":
@@ -338,7 +357,7 @@ async function drain(key: string, lane: Lane): Promise<void> {
     const first = lane.queue[0] as HostRequest;
     const tx = "tx" in first ? first.tx : undefined;
     if (tx !== undefined && "begin" in first && first.begin)
-      transactions.set(tx, { release: await takeSession(), begun: false });
+      transactions.set(tx, { release: await takeSession(), begun: false, failed: false });
     const transaction = tx === undefined ? undefined : transactions.get(tx);
     if (tx !== undefined && transaction === undefined) {
       lane.queue.shift();

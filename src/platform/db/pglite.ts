@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { startThreadBeside } from "../threads.js";
-import type { Db, Queryable } from "./db.js";
+import type { Db, Queryable, Transaction } from "./db.js";
+import { type LastStep, runLastStep, whenSettled } from "./last-step.js";
 import { type ArrayType, columnParsers, rowsOfAnswer } from "./pglite-answers.js";
 import { deserializeError, type HostReply, type HostRequest } from "./pglite-protocol.js";
 
@@ -37,6 +38,16 @@ function compiledPostgres(): Promise<WebAssembly.Module> {
     (bytes) => WebAssembly.compile(bytes),
   );
   return compiling;
+}
+
+/** a transaction as the application sees it */
+interface OpenTransaction {
+  tx: number;
+  begun: boolean;
+  step: LastStep;
+  /** the COMMIT sent after the last step's statements, without waiting for their answers: "not sent" when the step failed first */
+  ending: Promise<"sent" | "not sent"> | undefined;
+  endSent: boolean;
 }
 
 type Ask = (request: DistributiveOmit<HostRequest, "id">) => Promise<unknown>;
@@ -113,24 +124,50 @@ export async function openPglite(dataDir: string | undefined, startFrom?: Uint8A
   const counter = createWriteCounter();
   let nextTransaction = 1;
   /** statements outside a transaction, or in one (which begins with its first statement) */
-  const on = (transaction?: { tx: number; begun: boolean }): Queryable => {
+  const on = (transaction?: OpenTransaction): Queryable => {
     const tx = transaction?.tx;
     const first = (): { begin?: true } => {
       if (transaction === undefined || transaction.begun) return {};
       transaction.begun = true;
       return { begin: true };
     };
+    /** refuses statements after the last step's; the last step's first statement sends the COMMIT after it */
+    const sendable = (): Error | undefined => {
+      if (transaction === undefined) return undefined;
+      if (transaction.endSent) return new Error("a statement was sent after its transaction's last step");
+      if (transaction.step.committing && transaction.ending === undefined) {
+        const { step } = transaction;
+        // after the step's other statements, which go to the same lane first, unless its own code failed
+        transaction.ending = whenSettled().then(async () => {
+          if (step.failed) return "not sent";
+          transaction.endSent = true;
+          await ask({ op: "end", tx: transaction.tx, commit: true });
+          return "sent";
+        });
+        // the transaction's own end awaits it; a refusal must not count as unhandled before then
+        transaction.ending.catch(() => {});
+      }
+      return undefined;
+    };
     return {
       query: async <T>(text: string, params?: readonly unknown[]) => {
+        const refused = sendable();
+        if (refused !== undefined) throw refused;
         counter.note(text);
         return (await ask({ op: "query", tx, ...first(), text, params })) as T[];
       },
-      exec: async (script) => {
+      exec: async (script: string) => {
+        const refused = sendable();
+        if (refused !== undefined) throw refused;
         counter.note(script);
         await ask({ op: "exec", tx, ...first(), script });
       },
     };
   };
+  const inTransaction = (transaction: OpenTransaction): Transaction => ({
+    ...on(transaction),
+    commitWith: (last) => runLastStep(transaction.step, last),
+  });
   const outside = on();
 
   return {
@@ -144,17 +181,25 @@ export async function openPglite(dataDir: string | undefined, startFrom?: Uint8A
       },
     },
     transaction: async (fn) => {
-      const transaction = { tx: nextTransaction++, begun: false };
+      const transaction: OpenTransaction = {
+        tx: nextTransaction++,
+        begun: false,
+        step: { committing: false, failed: false },
+        ending: undefined,
+        endSent: false,
+      };
       const end = (commit: boolean) =>
         transaction.begun ? ask({ op: "end", tx: transaction.tx, commit }) : Promise.resolve();
+      const ending = () => transaction.ending ?? Promise.resolve("not sent");
       let result: Awaited<ReturnType<typeof fn>>;
       try {
-        result = await fn(on(transaction));
+        result = await fn(inTransaction(transaction));
       } catch (error) {
-        await end(false).catch(() => {});
+        // a COMMIT the database refused has rolled the transaction back
+        if ((await ending().catch(() => "sent")) === "not sent") await end(false).catch(() => {});
         throw error;
       }
-      await end(true);
+      if ((await ending()) === "not sent") await end(true);
       return result;
     },
     listen: async (channel, onPayload) => {

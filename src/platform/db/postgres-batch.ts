@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type pg from "pg";
-import type { Queryable } from "./db.js";
+import type { Queryable, Transaction } from "./db.js";
+import { type LastStep, runLastStep, whenSettled } from "./last-step.js";
 import { isRead, sqlLiteral } from "./sql.js";
 
 /**
@@ -75,31 +76,35 @@ function sendAlone(conn: pg.PoolClient, statement: Pending): Promise<void> {
 
 /**
  * Sends `batch` to `conn` in order, one message at a time, consecutive shareable statements as one message
- * (with `prefix`, the transaction's BEGIN, on the first that goes); resolves once every statement has its
- * answer. A failed message fails all its statements, unless `retryAlone` (reads outside a transaction):
- * then each runs again alone, for an answer of its own.
+ * (with `prefix`, the transaction's BEGIN, on the first that goes, and `suffix`, its COMMIT, on the last);
+ * resolves once every statement has its answer, to the suffix's command tag (`COMMIT`, or `ROLLBACK` when
+ * the transaction had failed) or undefined when it did not run. A failed message fails all its statements,
+ * unless `retryAlone` (reads outside a transaction): then each runs again alone, for an answer of its own.
  */
 async function sendBatch(
   conn: pg.PoolClient,
   batch: readonly Pending[],
-  options: { prefix: () => string[]; retryAlone: boolean },
-): Promise<void> {
+  options: { prefix: () => string[]; suffix: readonly string[]; retryAlone: boolean },
+): Promise<string | undefined> {
   const prepared = preparedBy(conn);
   let group: { statement: Pending; text: string }[] = [];
-  const sendGroup = async () => {
+  let suffixTag: string | undefined;
+  const sendGroup = async (suffix: readonly string[]) => {
     const entries = group;
     group = [];
-    if (entries.length === 0) return;
+    if (entries.length === 0 && suffix.length === 0) return;
     const prefix = options.prefix();
-    if (prefix.length === 0 && entries.length === 1) {
+    if (prefix.length === 0 && suffix.length === 0 && entries.length === 1) {
       await sendAlone(conn, (entries[0] as { statement: Pending }).statement);
       return;
     }
     try {
-      const result = await conn.query([...prefix, ...entries.map((entry) => entry.text)].join(";\n"));
+      const texts = [...prefix, ...entries.map((entry) => entry.text), ...suffix];
+      const result = await conn.query(texts.join(";\n"));
       const results = Array.isArray(result) ? result : [result];
       for (const [i, entry] of entries.entries())
         entry.statement.resolve(results[i + prefix.length]?.rows ?? []);
+      if (suffix.length > 0) suffixTag = results.at(-1)?.command;
     } catch (error) {
       if (!options.retryAlone) {
         for (const entry of entries) entry.statement.reject(error);
@@ -114,13 +119,14 @@ async function sendBatch(
       group.push({ statement, text });
       continue;
     }
-    await sendGroup();
+    await sendGroup([]);
     const prefix = options.prefix();
     // its failure surfaces as the statement's
     if (prefix.length > 0) await conn.query(prefix.join(";\n")).catch(() => {});
     await sendAlone(conn, statement);
   }
-  await sendGroup();
+  await sendGroup(options.suffix);
+  return suffixTag;
 }
 
 /** a batch that failed as a whole (no connection, say) answers each statement not answered yet */
@@ -143,15 +149,24 @@ function collector(send: (batch: Pending[]) => void) {
     });
 }
 
+/** how a transaction ended with its last statements (`commitWith`): not yet, committed, or rolled back */
+type Ending = "open" | "committing" | "committed" | "rolled back";
+
 /**
- * A transaction's statements on its connection; BEGIN rides on the first message. `end()` before COMMIT or
- * ROLLBACK: the connection is then another caller's, and a late statement must not run there.
+ * A transaction's statements on its connection; BEGIN rides on the first message, and COMMIT on the
+ * statements of `commitWith`. `end()` before COMMIT or ROLLBACK: the connection is then another
+ * caller's, and a late statement must not run there.
  */
-export function transactionOn(
-  conn: pg.PoolClient,
-): Queryable & { readonly begun: boolean; end(): Promise<void> } {
+export function transactionOn(conn: pg.PoolClient): Transaction & {
+  readonly begun: boolean;
+  /** "committed" or "rolled back" once the statements of `commitWith` went with the COMMIT */
+  readonly ending: Ending;
+  end(): Promise<void>;
+} {
   let begun = false;
   let ended = false;
+  const step: LastStep = { committing: false, failed: false };
+  let ending: Ending = "open";
   /** the batches sent so far: one connection runs one message at a time */
   let sending: Promise<void> = Promise.resolve();
   const prefix = () => {
@@ -159,18 +174,47 @@ export function transactionOn(
     begun = true;
     return ["BEGIN"];
   };
+  const sendLast = async (batch: Pending[]) => {
+    // the COMMIT goes only when the step's own code has not failed meanwhile
+    await whenSettled();
+    const commit = !step.failed;
+    try {
+      const tag = await sendBatch(conn, batch, {
+        prefix,
+        suffix: commit ? ["COMMIT"] : [],
+        retryAlone: false,
+      });
+      ending = !commit || tag === undefined ? "open" : tag === "COMMIT" ? "committed" : "rolled back";
+    } catch (error) {
+      ending = "open";
+      failAll(batch, error);
+    }
+  };
   const enqueue = collector((batch) => {
+    if (step.committing && ending === "open") {
+      ending = "committing";
+      sending = sending.then(() => sendLast(batch));
+      return;
+    }
     sending = sending.then(() =>
-      sendBatch(conn, batch, { prefix, retryAlone: false }).catch((error: unknown) => failAll(batch, error)),
+      sendBatch(conn, batch, { prefix, suffix: [], retryAlone: false }).then(
+        () => {},
+        (error: unknown) => failAll(batch, error),
+      ),
     );
   });
   const send = (statement: Omit<Pending, "resolve" | "reject">) => {
     if (ended) return Promise.reject(new Error("a statement was sent after its transaction ended"));
+    if (ending !== "open")
+      return Promise.reject(new Error("a statement was sent after its transaction's last step"));
     return enqueue(statement);
   };
   return {
     get begun() {
       return begun;
+    },
+    get ending() {
+      return ending;
     },
     /** refuses later statements; resolves once those sent have their answers */
     end() {
@@ -183,6 +227,7 @@ export function transactionOn(
     exec: async (script: string) => {
       await send({ text: script, params: undefined, script: true });
     },
+    commitWith: (last) => runLastStep(step, last),
   };
 }
 
@@ -194,7 +239,7 @@ export function outsideTransactions(pool: pg.Pool): Queryable {
   const sendReads = async (batch: Pending[]) => {
     const conn = await pool.connect();
     try {
-      await sendBatch(conn, batch, { prefix: () => [], retryAlone: true });
+      await sendBatch(conn, batch, { prefix: () => [], suffix: [], retryAlone: true });
     } finally {
       conn.release();
     }

@@ -29,11 +29,14 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
           result = await fn(tx);
         } catch (error) {
           await tx.end();
-          if (tx.begun) await conn.query("ROLLBACK").catch(() => {});
+          if (tx.begun && tx.ending === "open") await conn.query("ROLLBACK").catch(() => {});
           throw error;
         }
         await tx.end();
-        if (tx.begun) await conn.query("COMMIT");
+        const committed = tx.begun && tx.ending === "open" ? (await conn.query("COMMIT")).command : "COMMIT";
+        // a COMMIT after a failed statement (one the caller caught) rolls back without an error
+        if (tx.ending === "rolled back" || committed !== "COMMIT")
+          throw new Error("the transaction was rolled back: one of its statements had failed");
         return result;
       } finally {
         conn.release();
