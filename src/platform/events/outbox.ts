@@ -151,15 +151,44 @@ export async function emitEvent(
   jobs: JobQueue,
   tenantId: number,
   event: OutboxEvent,
+  /** "none": the caller found in this transaction that no target receives it (`hasReceivers`) */
+  receivers?: "none",
 ): Promise<string> {
-  const receivers = wiredTargets().flatMap((kind) => {
-    const value = kind.receives(event);
+  const stored = await storeEvent(tx, jobs, tenantId, event, receivers === "none" ? [] : receiversOf(event));
+  return stored.eventId;
+}
+
+/** what picks an event's receivers */
+export type EventAudience = Pick<OutboxEvent, "hookType" | "eventType" | "transactionType">;
+
+/** the kinds of target that receive events like `audience`, each with the value it selects them by */
+function receiversOf(audience: EventAudience): Receivers[] {
+  return wiredTargets().flatMap((kind) => {
+    const value = kind.receives(audience);
     return value === undefined
       ? []
       : [{ kind, select: (param: string) => kind.selectReceivers(param), value }];
   });
-  const stored = await storeEvent(tx, jobs, tenantId, event, receivers);
-  return stored.eventId;
+}
+
+/**
+ * Whether any of the tenant's active targets receives events like `audience` now. A change that finds
+ * none emits its event with no deliveries (`emitEvent`'s "none"): no delivery job then follows the
+ * event's statement, which can go with the COMMIT (`Transaction.commitWith`). A target registered
+ * between the two statements misses that one event, as if registered after the change.
+ */
+export async function hasReceivers(
+  tx: Queryable,
+  tenantId: number,
+  audience: EventAudience,
+): Promise<boolean> {
+  const receivers = receiversOf(audience);
+  if (receivers.length === 0) return false;
+  const rows = await tx.query<{ found: boolean }>(`SELECT EXISTS (${targetRows(receivers, 2)}) AS found`, [
+    tenantId,
+    ...receivers.map((receiver) => receiver.value),
+  ]);
+  return rows[0]?.found === true;
 }
 
 /** an event for one active target only, whatever it would otherwise receive (the signed test ping) */

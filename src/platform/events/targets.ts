@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/db.js";
-import type { OutboxEvent } from "./outbox.js";
+import type { EventAudience } from "./outbox.js";
 
 /**
  * The columns of event_deliveries that name a delivery's target, one per kind of target, each with its
@@ -25,7 +25,7 @@ export interface DeliveryTargets {
   /** the kind, as the audit log names it */
   readonly entityType: string;
   /** what targets of this kind match the event on (one text, the parameter of `selectReceivers`); undefined: none receive it */
-  receives(event: OutboxEvent): string | undefined;
+  receives(event: EventAudience): string | undefined;
   /** a SELECT of `id`, in delivery order, of the tenant's ($1) active targets matching `param` */
   selectReceivers(param: string): string;
   /** a SELECT of `id` of the tenant's ($1) active target whose id is `param` */

@@ -12,27 +12,23 @@ const SECRET = "subscription-secret";
 
 describe("the kinds of event target the modules give", () => {
   it("sends webhooks the events of their hook type, and claims subscriptions the batch events they list", () => {
-    const batch = (eventType: string) => ({ hookType: "CLAIMS_BATCH" as const, eventType, data: {} });
+    const batch = (eventType: string) => ({ hookType: "CLAIMS_BATCH" as const, eventType });
     assert.equal(
       webhookTargets.receives({
         hookType: "REFERRED",
         eventType: "REFERRED",
-        data: {},
         transactionType: "CLAIM",
       }),
       "REFERRED,CLAIM,BOTH",
     );
     assert.equal(webhookTargets.receives(batch("batch.queued")), undefined);
-    assert.equal(webhookTargets.receives({ hookType: "PING", eventType: "PING", data: {} }), undefined);
+    assert.equal(webhookTargets.receives({ hookType: "PING", eventType: "PING" }), undefined);
     assert.equal(subscriptionTargets.receives(batch("batch.queued")), "batch.queued");
     assert.equal(
       subscriptionTargets.receives(batch("batch.processing_update")),
       "batch.processing_update,batch.processing",
     );
-    assert.equal(
-      subscriptionTargets.receives({ hookType: "POLICY", eventType: "POLICY", data: {} }),
-      undefined,
-    );
+    assert.equal(subscriptionTargets.receives({ hookType: "POLICY", eventType: "POLICY" }), undefined);
   });
 });
 
