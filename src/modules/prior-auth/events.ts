@@ -1,6 +1,6 @@
 import type { TenantActor } from "../../platform/audit/audit.js";
 import type { Queryable } from "../../platform/db/db.js";
-import { type EventHookType, emitEvent } from "../../platform/events/outbox.js";
+import { type EventHookType, emitEvent, hasReceivers } from "../../platform/events/outbox.js";
 import { publish, topic } from "../../platform/events/reactions.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
 import { eventDataOf } from "./present.js";
@@ -34,6 +34,19 @@ export const PRIOR_AUTH_INFORMATION_REQUESTED = topic<PriorAuthInformationReques
   "prior-auth.information-requested",
 );
 
+/** whether any target receives the PRE_AUTH_RESULT of a request of `transactionType` now */
+export function resultHasReceivers(
+  tx: Queryable,
+  tenantId: number,
+  transactionType: PriorAuthRow["transaction_type"],
+): Promise<boolean> {
+  return hasReceivers(tx, tenantId, {
+    hookType: "PRE_AUTH_RESULT",
+    eventType: "PRE_AUTH_RESULT",
+    transactionType,
+  });
+}
+
 /**
  * The request's events, in the transaction of the change: each carries the whole request as it now is
  * (the spec's PRE_AUTH_RESULT `data`), plus what the event is about (`extra`: the communication, the
@@ -49,8 +62,12 @@ export async function emitPriorAuthEvents(
   /** set when the decisions were made or changed: then PRIOR_AUTH_DECIDED is published too */
   decided: Omit<PriorAuthDecided, "priorAuthId" | "transactionId"> | null,
   extra: Record<string, unknown> = {},
-  /** the request as it now is, when the caller has it at hand (create): saves reading it back */
-  known?: { pa: PriorAuthRow; items: ItemRow[] },
+  /**
+   * the request as it now is, when the caller has it at hand (create): saves reading it back; and
+   * `receivers: "none"` when the caller found that no target receives its PRE_AUTH_RESULT
+   * (`resultHasReceivers`)
+   */
+  known?: { pa: PriorAuthRow; items: ItemRow[]; receivers?: "none" },
 ): Promise<void> {
   const row = known?.pa ?? (await priorAuthRepo.findById(tx, priorAuthId));
   if (row === undefined)
@@ -58,14 +75,20 @@ export async function emitPriorAuthEvents(
   const items = known?.items ?? (await priorAuthRepo.listItems(tx, priorAuthId));
   const data = eventDataOf(row, items, source);
   for (const hookType of hookTypes) {
-    await emitEvent(tx, jobs, actor.tenantId, {
-      hookType,
-      eventType: hookType,
-      data: hookType === "PRE_AUTH_RESULT" ? data : { ...data, ...extra },
-      subject: `prior-auth:${row.transaction_id}`,
-      transactionType: row.transaction_type,
-      requestId: actor.requestId,
-    });
+    await emitEvent(
+      tx,
+      jobs,
+      actor.tenantId,
+      {
+        hookType,
+        eventType: hookType,
+        data: hookType === "PRE_AUTH_RESULT" ? data : { ...data, ...extra },
+        subject: `prior-auth:${row.transaction_id}`,
+        transactionType: row.transaction_type,
+        requestId: actor.requestId,
+      },
+      hookType === "PRE_AUTH_RESULT" ? known?.receivers : undefined,
+    );
   }
   if (decided !== null) {
     await publish(tx, jobs, actor, PRIOR_AUTH_DECIDED, {

@@ -15,7 +15,7 @@ import {
   primaryDiagnosisOf,
   type Subject,
 } from "./context.js";
-import { emitPriorAuthEvents } from "./events.js";
+import { emitPriorAuthEvents, resultHasReceivers } from "./events.js";
 import { ensureDescribedBenefits, ensureMember, ensurePolicy, lockMember } from "./lightweight.js";
 import { itemResultOf } from "./present.js";
 import { type ItemRow, itemRowOf, newPriorAuthRow, type PriorAuthRow, priorAuthRepo } from "./repo.js";
@@ -132,7 +132,8 @@ export async function createPriorAuth(ctx: RequestContext, input: CreateInput) {
  * Adjudicates a new request in the tenant's mode and stores it PENDING with the engine's decisions, its
  * history, inline supporting info, the audit record and the PRE_AUTH_RESULT event, in one transaction:
  * route -> here -> (references) -> (lock, context) -> engine -> (store) -> reply. Each step sends its
- * statements together, so a create costs three round trips to the database and the commit.
+ * statements together, so a create costs three round trips to the database, the COMMIT riding on the last
+ * unless a target receives its event.
  * transaction_id is the idempotency key: a second use is 409 E_EPA_069, decided by the unique index.
  */
 export async function adjudicateNewRequest(
@@ -166,7 +167,12 @@ export async function adjudicateNewRequest(
         subjectOf(found.memberPk ?? 0, found.policy),
         request,
       );
-      const [subject, id, early] = await Promise.all([locking, reserving, loading]);
+      // a create that writes nothing alongside and whose event no target receives commits with its writes
+      const receiving =
+        alongside === undefined
+          ? resultHasReceivers(tx, ctx.tenantId, input.transaction_type ?? "PREAUTH")
+          : true;
+      const [subject, id, early, received] = await Promise.all([locking, reserving, loading, receiving]);
       const member = subject.member;
       const loaded =
         member.pk === found.memberPk || member.created
@@ -189,35 +195,35 @@ export async function adjudicateNewRequest(
       );
       const items = decision.items.map((item) => itemRowOf(input.items[item.index] as ItemInput, item));
       const details = { mode: ctx.mode, note: decision.note };
-      await Promise.all([
-        priorAuthRepo.insert(tx, ctx.tenantId, pa, primaryDiagnosisOf(request), items, {
-          actor: ctx.actor,
-          requestId: ctx.requestId,
-          details,
-        }),
-        supportingInfoRepo.insertMany(tx, ctx.tenantId, id, "PREAUTH", input.supporting_info ?? []),
-        recordAudit(tx, ctx, {
-          action: "prior-authorization.create",
-          entityType: "prior-authorization",
-          entityKey: input.transaction_id,
-          details,
-        }),
-        emitPriorAuthEvents(
-          tx,
-          ctx.jobs,
-          ctx,
-          id,
-          ["PRE_AUTH_RESULT"],
-          "ENGINE",
-          { cause: "created" },
-          {},
-          {
-            pa,
-            items,
-          },
-        ),
-        alongside?.(tx, { pa, items }),
-      ]);
+      const writes = () =>
+        Promise.all([
+          priorAuthRepo.insert(tx, ctx.tenantId, pa, primaryDiagnosisOf(request), items, {
+            actor: ctx.actor,
+            requestId: ctx.requestId,
+            details,
+          }),
+          supportingInfoRepo.insertMany(tx, ctx.tenantId, id, "PREAUTH", input.supporting_info ?? []),
+          recordAudit(tx, ctx, {
+            action: "prior-authorization.create",
+            entityType: "prior-authorization",
+            entityKey: input.transaction_id,
+            details,
+          }),
+          emitPriorAuthEvents(
+            tx,
+            ctx.jobs,
+            ctx,
+            id,
+            ["PRE_AUTH_RESULT"],
+            "ENGINE",
+            { cause: "created" },
+            {},
+            received ? { pa, items } : { pa, items, receivers: "none" },
+          ),
+          alongside?.(tx, { pa, items }),
+        ]);
+      // a delivery job follows the event's statement when a target receives it
+      await (received ? writes() : tx.commitWith(writes));
       return { pa, items };
     });
   return withConflicts(run, {

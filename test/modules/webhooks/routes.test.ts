@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { emitEvent, listEvents, type OutboxEvent } from "../../../src/platform/events/outbox.js";
+import {
+  emitEvent,
+  hasReceivers,
+  listEvents,
+  type OutboxEvent,
+} from "../../../src/platform/events/outbox.js";
 import { purgeSettledEvents } from "../../../src/platform/events/retention.js";
 import { auditActions, startTestApp, type TenantClient, type TestContext } from "../../helpers.js";
 import {
@@ -12,6 +17,7 @@ import {
   startReceiver,
 } from "../../platform/events/webhook-receiver.js";
 import { bulkPatient, createHolder, createPolicy } from "../policies/fixtures.js";
+import { createRequest } from "../prior-auth/fixtures.js";
 
 const WHSEC = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
@@ -520,6 +526,57 @@ describe("webhook delivery", () => {
             expected,
             hookType,
           );
+        }
+      },
+    );
+  });
+
+  it("finds before a create's commit whether a webhook receives its result, as the event's deliveries do", async () => {
+    await withReceiver(
+      () => 200,
+      async (url, _got, waitFor) => {
+        const audience = (transactionType: "PREAUTH" | "CLAIM") => ({
+          hookType: "PRE_AUTH_RESULT" as const,
+          eventType: "PRE_AUTH_RESULT",
+          transactionType,
+        });
+        let delivered = 0;
+        for (const [hookType, receives] of [
+          ["PRE_AUTH_RESULT", { PREAUTH: true, CLAIM: true }],
+          ["PRE_AUTH", { PREAUTH: true, CLAIM: false }],
+          ["CLAIM", { PREAUTH: false, CLAIM: true }],
+          ["BOTH", { PREAUTH: true, CLAIM: true }],
+          ["POLICY", { PREAUTH: false, CLAIM: false }],
+        ] as const) {
+          const tenant = await ctx.newTenant("lightweight");
+          const webhook = await register(tenant, { webhook_url: url, hook_type: hookType });
+          for (const transactionType of ["PREAUTH", "CLAIM"] as const) {
+            const found = await ctx.db.transaction((tx) =>
+              hasReceivers(tx, tenant.id, audience(transactionType)),
+            );
+            assert.equal(found, receives[transactionType], `${hookType} of ${transactionType}`);
+          }
+          // a create reads it in its transaction: its result reaches the webhook exactly when it receives it
+          const { body } = await createRequest(tenant);
+          const list = await deliveries(tenant, webhook.id);
+          assert.deepEqual(
+            list.map((delivery) => delivery.event_type),
+            receives.PREAUTH ? ["PRE_AUTH_RESULT"] : [],
+            hookType,
+          );
+          if (receives.PREAUTH) {
+            delivered++;
+            const event = (await waitFor(delivered)).at(-1);
+            assert.equal(event?.json.data.transaction_id, body.transaction_id);
+          }
+          // removed, it receives nothing more
+          assert.equal((await tenant.call("DELETE", `/webhook/remove/${webhook.id}`)).statusCode, 200);
+          assert.equal(
+            await ctx.db.transaction((tx) => hasReceivers(tx, tenant.id, audience("PREAUTH"))),
+            false,
+          );
+          await createRequest(tenant);
+          assert.equal((await deliveries(tenant, webhook.id)).length, receives.PREAUTH ? 1 : 0);
         }
       },
     );
