@@ -64,5 +64,10 @@ export function pgErrorOf(error: unknown): { code: string; constraint: string | 
   return { code, constraint: typeof constraint === "string" ? constraint : undefined };
 }
 
+/** a COMMIT that PostgreSQL turned into a ROLLBACK: a statement of the transaction had failed (and was caught) */
+export function rolledBackAtCommit(): Error {
+  return new Error("the transaction was rolled back: one of its statements had failed");
+}
+
 export const UNIQUE_VIOLATION = "23505";
 export const UNDEFINED_TABLE = "42P01";

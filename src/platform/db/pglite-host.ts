@@ -3,7 +3,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, protocol } from "@electric-sql/pglite";
 // the adapter alone: the package's index loads all of pg-boss, 0.2 s of every start of this thread
 import { fromPglite } from "pg-boss/dist/adapters/pglite.js";
-import { OID } from "./db.js";
+import { OID, rolledBackAtCommit } from "./db.js";
 import { ARRAY_TYPES_SQL, type ArrayType, COLUMN_PARSERS } from "./pglite-answers.js";
 import { rememberFileStats } from "./pglite-file-stats.js";
 import { type HostReply, type HostRequest, serializeError } from "./pglite-protocol.js";
@@ -158,6 +158,15 @@ function databaseError(answer: Uint8Array, text: string): Error {
   return error;
 }
 
+/** the tag of the answer's last CommandComplete (`COMMIT`, `ROLLBACK`, ...) */
+function commandTagOf(answer: Uint8Array): string | undefined {
+  let tag: string | undefined;
+  new protocol.Parser().parse(answer, (message) => {
+    if (message instanceof protocol.messages.CommandCompleteMessage) tag = message.text;
+  });
+  return tag;
+}
+
 /** a NotificationResponse (process id, channel, payload) handed to the channel's listeners */
 function notify(bytes: Buffer, at: number): void {
   const channelEnd = bytes.indexOf(0, at + 4);
@@ -185,7 +194,6 @@ async function runStatements(batch: readonly Statement[], transaction: OpenTrans
       bytes = await runRaw([...prefix, ...group.map((entry) => entry.text)].join(";\n"));
     } catch (error) {
       // inside a transaction the failure aborts it: every statement of the message answers it
-      if (transaction !== undefined) transaction.failed = true;
       if (inTransaction || group.length === 1) {
         for (const entry of group) answer(entry.id)({ ok: false, error });
         return;
@@ -206,37 +214,26 @@ async function runStatements(batch: readonly Statement[], transaction: OpenTrans
     else {
       await flush();
       for (const begin of beginOf(transaction)) await pg.exec(begin);
-      const ran = await runAlone(
-        text ?? statement.text,
-        text === undefined ? statement.params : undefined,
-        statement.id,
-      );
-      if (!ran && transaction !== undefined) transaction.failed = true;
+      await runAlone(text ?? statement.text, text === undefined ? statement.params : undefined, statement.id);
     }
   }
   await flush();
 }
 
-/**
- * one statement: with parameters through PGlite's extended protocol, else as bytes (its last result's
- * rows); false when it failed
- */
+/** one statement: with parameters through PGlite's extended protocol, else as bytes (its last result's rows) */
 async function runAlone(text: string, params: readonly unknown[] | undefined, id: number) {
   try {
     if (params === undefined) replyRows(await runRaw(text), [{ id, result: -1 }]);
     else answer(id)({ ok: true, value: (await pg.query(text, params as unknown[])).rows });
-    return true;
   } catch (error) {
     answer(id)({ ok: false, error });
-    return false;
   }
 }
 
-/** an open transaction: the session it holds, whether its BEGIN has run and whether a statement failed */
+/** an open transaction: the session it holds, and whether its BEGIN has run */
 interface OpenTransaction {
   release: () => void;
   begun: boolean;
-  failed: boolean;
 }
 const transactions = new Map<number, OpenTransaction>();
 
@@ -255,10 +252,9 @@ async function endTransaction(tx: number, commit: boolean): Promise<void> {
   if (open === undefined) throw new Error(`transaction ${tx} is not open`);
   transactions.delete(tx);
   try {
+    if (open.begun && !commit) await pg.exec("ROLLBACK");
     // PostgreSQL answers the COMMIT of a failed transaction by rolling it back, without an error
-    if (open.begun) await pg.exec(commit && !open.failed ? "COMMIT" : "ROLLBACK");
-    if (commit && open.failed)
-      throw new Error("the transaction was rolled back: one of its statements had failed");
+    if (open.begun && commit && commandTagOf(await runRaw("COMMIT")) !== "COMMIT") throw rolledBackAtCommit();
   } catch (error) {
     if (pg.isInTransaction()) await pg.exec("ROLLBACK");
     throw error;
@@ -273,11 +269,7 @@ async function handleOther(request: Exclude<HostRequest, Statement>): Promise<un
       const transaction = request.tx === undefined ? undefined : transactions.get(request.tx);
       const script = [...beginOf(transaction), request.script].join(";\n");
       if (transaction === undefined) await withSession(() => pg.exec(script));
-      else
-        await pg.exec(script).catch((error: unknown) => {
-          transaction.failed = true;
-          throw error;
-        });
+      else await pg.exec(script);
       return undefined;
     }
     case "end":
@@ -357,7 +349,7 @@ async function drain(key: string, lane: Lane): Promise<void> {
     const first = lane.queue[0] as HostRequest;
     const tx = "tx" in first ? first.tx : undefined;
     if (tx !== undefined && "begin" in first && first.begin)
-      transactions.set(tx, { release: await takeSession(), begun: false, failed: false });
+      transactions.set(tx, { release: await takeSession(), begun: false });
     const transaction = tx === undefined ? undefined : transactions.get(tx);
     if (tx !== undefined && transaction === undefined) {
       lane.queue.shift();

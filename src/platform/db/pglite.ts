@@ -132,9 +132,9 @@ export async function openPglite(dataDir: string | undefined, startFrom?: Uint8A
       return { begin: true };
     };
     /** refuses statements after the last step's; the last step's first statement sends the COMMIT after it */
-    const sendable = (): Error | undefined => {
-      if (transaction === undefined) return undefined;
-      if (transaction.endSent) return new Error("a statement was sent after its transaction's last step");
+    const refuseLate = (): void => {
+      if (transaction === undefined) return;
+      if (transaction.endSent) throw new Error("a statement was sent after its transaction's last step");
       if (transaction.step.committing && transaction.ending === undefined) {
         const { step } = transaction;
         // after the step's other statements, which go to the same lane first, unless its own code failed
@@ -147,18 +147,15 @@ export async function openPglite(dataDir: string | undefined, startFrom?: Uint8A
         // the transaction's own end awaits it; a refusal must not count as unhandled before then
         transaction.ending.catch(() => {});
       }
-      return undefined;
     };
     return {
       query: async <T>(text: string, params?: readonly unknown[]) => {
-        const refused = sendable();
-        if (refused !== undefined) throw refused;
+        refuseLate();
         counter.note(text);
         return (await ask({ op: "query", tx, ...first(), text, params })) as T[];
       },
       exec: async (script: string) => {
-        const refused = sendable();
-        if (refused !== undefined) throw refused;
+        refuseLate();
         counter.note(script);
         await ask({ op: "exec", tx, ...first(), script });
       },

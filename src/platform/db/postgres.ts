@@ -1,5 +1,5 @@
 import pg from "pg";
-import { type Db, OID } from "./db.js";
+import { type Db, OID, rolledBackAtCommit } from "./db.js";
 import { outsideTransactions, transactionOn } from "./postgres-batch.js";
 
 const types = {
@@ -33,10 +33,10 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
           throw error;
         }
         await tx.end();
-        const committed = tx.begun && tx.ending === "open" ? (await conn.query("COMMIT")).command : "COMMIT";
         // a COMMIT after a failed statement (one the caller caught) rolls back without an error
-        if (tx.ending === "rolled back" || committed !== "COMMIT")
-          throw new Error("the transaction was rolled back: one of its statements had failed");
+        if (tx.begun && tx.ending === "open" && (await conn.query("COMMIT")).command !== "COMMIT")
+          throw rolledBackAtCommit();
+        if (tx.ending === "rolled back") throw rolledBackAtCommit();
         return result;
       } finally {
         conn.release();
