@@ -167,12 +167,12 @@ export async function adjudicateNewRequest(
         subjectOf(found.memberPk ?? 0, found.policy),
         request,
       );
-      // a create that writes nothing alongside and whose event no target receives commits with its writes
-      const receiving =
+      // whether a target receives the event, unless something is written alongside (then not asked)
+      const checking =
         alongside === undefined
           ? resultHasReceivers(tx, ctx.tenantId, input.transaction_type ?? "PREAUTH")
-          : true;
-      const [subject, id, early, received] = await Promise.all([locking, reserving, loading, receiving]);
+          : undefined;
+      const [subject, id, early, received] = await Promise.all([locking, reserving, loading, checking]);
       const member = subject.member;
       const loaded =
         member.pk === found.memberPk || member.created
@@ -218,12 +218,12 @@ export async function adjudicateNewRequest(
             "ENGINE",
             { cause: "created" },
             {},
-            received ? { pa, items } : { pa, items, receivers: "none" },
+            received === false ? { pa, items, receivers: "none" } : { pa, items },
           ),
           alongside?.(tx, { pa, items }),
         ]);
-      // a delivery job follows the event's statement when a target receives it
-      await (received ? writes() : tx.commitWith(writes));
+      // with a receiver, a delivery job follows the event's statement: the COMMIT cannot ride on the writes
+      await (received === false ? tx.commitWith(writes) : writes());
       return { pa, items };
     });
   return withConflicts(run, {
