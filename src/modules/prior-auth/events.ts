@@ -65,30 +65,28 @@ export async function emitPriorAuthEvents(
   /**
    * the request as it now is, when the caller has it at hand (create): saves reading it back; and
    * `receivers: "none"` when the caller found that no target receives its PRE_AUTH_RESULT
-   * (`resultHasReceivers`)
+   * (`resultHasReceivers`): that event is then not stored, as nothing would ever read it
    */
   known?: { pa: PriorAuthRow; items: ItemRow[]; receivers?: "none" },
 ): Promise<void> {
   const row = known?.pa ?? (await priorAuthRepo.findById(tx, priorAuthId));
   if (row === undefined)
     throw new Error(`prior authorization ${priorAuthId} vanished inside its transaction`);
-  const items = known?.items ?? (await priorAuthRepo.listItems(tx, priorAuthId));
-  const data = eventDataOf(row, items, source);
-  for (const hookType of hookTypes) {
-    await emitEvent(
-      tx,
-      jobs,
-      actor.tenantId,
-      {
+  const emitted =
+    known?.receivers === "none" ? hookTypes.filter((hookType) => hookType !== "PRE_AUTH_RESULT") : hookTypes;
+  if (emitted.length > 0) {
+    const items = known?.items ?? (await priorAuthRepo.listItems(tx, priorAuthId));
+    const data = eventDataOf(row, items, source);
+    for (const hookType of emitted) {
+      await emitEvent(tx, jobs, actor.tenantId, {
         hookType,
         eventType: hookType,
         data: hookType === "PRE_AUTH_RESULT" ? data : { ...data, ...extra },
         subject: `prior-auth:${row.transaction_id}`,
         transactionType: row.transaction_type,
         requestId: actor.requestId,
-      },
-      hookType === "PRE_AUTH_RESULT" ? known?.receivers : undefined,
-    );
+      });
+    }
   }
   if (decided !== null) {
     await publish(tx, jobs, actor, PRIOR_AUTH_DECIDED, {

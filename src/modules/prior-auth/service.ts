@@ -130,7 +130,8 @@ export async function createPriorAuth(ctx: RequestContext, input: CreateInput) {
 
 /**
  * Adjudicates a new request in the tenant's mode and stores it PENDING with the engine's decisions, its
- * history, inline supporting info, the audit record and the PRE_AUTH_RESULT event, in one transaction:
+ * history, inline supporting info, the audit record and, when a target receives it, the PRE_AUTH_RESULT
+ * event, in one transaction:
  * route -> here -> (references) -> (lock, context) -> engine -> (store) -> reply. Each step sends its
  * statements together, so a create costs three round trips to the database, the COMMIT riding on the last
  * unless a target receives its event.

@@ -151,10 +151,8 @@ export async function emitEvent(
   jobs: JobQueue,
   tenantId: number,
   event: OutboxEvent,
-  /** "none": the caller found in this transaction that no target receives it (`hasReceivers`) */
-  receivers?: "none",
 ): Promise<string> {
-  const stored = await storeEvent(tx, jobs, tenantId, event, receivers === "none" ? [] : receiversOf(event));
+  const stored = await storeEvent(tx, jobs, tenantId, event, receiversOf(event));
   return stored.eventId;
 }
 
@@ -173,9 +171,10 @@ function receiversOf(audience: EventAudience): Receivers[] {
 
 /**
  * Whether any of the tenant's active targets receives events like `audience` now. A change that finds
- * none emits its event with no deliveries (`emitEvent`'s "none"): no delivery job then follows the
- * event's statement, which can go with the COMMIT (`Transaction.commitWith`). A target registered
- * between the two statements misses that one event, as if registered after the change.
+ * none need not emit its event: stored, it would get no delivery and only wait for the purge
+ * (retention.ts). No delivery job then follows the change's writes, which can go with the COMMIT
+ * (`Transaction.commitWith`). A target registered between the check and the commit misses that one
+ * event, as if registered after the change.
  */
 export async function hasReceivers(
   tx: Queryable,

@@ -556,7 +556,8 @@ describe("webhook delivery", () => {
             );
             assert.equal(found, receives[transactionType], `${hookType} of ${transactionType}`);
           }
-          // a create reads it in its transaction: its result reaches the webhook exactly when it receives it
+          // a create reads it in its transaction: its result reaches the webhook exactly when it receives it,
+          // and is stored only then (an event nobody receives would only wait for the purge)
           const { body } = await createRequest(tenant);
           const list = await deliveries(tenant, webhook.id);
           assert.deepEqual(
@@ -564,6 +565,11 @@ describe("webhook delivery", () => {
             receives.PREAUTH ? ["PRE_AUTH_RESULT"] : [],
             hookType,
           );
+          const stored = async (transactionId: string) =>
+            (await listEvents(ctx.db, tenant.id, "PRE_AUTH_RESULT")).filter(
+              (event) => event.data.transaction_id === transactionId,
+            ).length;
+          assert.equal(await stored(body.transaction_id), receives.PREAUTH ? 1 : 0, hookType);
           if (receives.PREAUTH) {
             delivered++;
             const event = (await waitFor(delivered)).at(-1);
@@ -575,8 +581,9 @@ describe("webhook delivery", () => {
             await ctx.db.transaction((tx) => hasReceivers(tx, tenant.id, audience("PREAUTH"))),
             false,
           );
-          await createRequest(tenant);
+          const after = await createRequest(tenant);
           assert.equal((await deliveries(tenant, webhook.id)).length, receives.PREAUTH ? 1 : 0);
+          assert.equal(await stored(after.body.transaction_id), 0, `${hookType} removed`);
         }
       },
     );
