@@ -186,7 +186,8 @@ export const priorAuthRepo = {
   /** an id for a request about to be stored: its events and attachments name it in the same round trip */
   async reserveId(tx: Queryable): Promise<number> {
     const rows = await tx.query<{ id: number }>(
-      "SELECT nextval(pg_get_serial_sequence('prior_authorizations', 'id'))::integer AS id",
+      // the identity's sequence named, not looked up: pg_get_serial_sequence searched the catalog every call
+      "SELECT nextval('prior_authorizations_id_seq')::integer AS id",
     );
     return (rows[0] as { id: number }).id;
   },
@@ -225,14 +226,15 @@ export const priorAuthRepo = {
            d.reasons, d.reviewer_status, d.reviewer_reasons
          FROM pa, json_to_recordset($15::json) AS d (${DECISION_RECORD}, service_code text, service_type text,
            erp_item_id text, claimed_quantity integer, claimed_amount numeric, item json, benefit_code integer,
-           sub_benefit_code integer)),
+           sub_benefit_code integer)
+         RETURNING service_code),
        history AS (
          INSERT INTO prior_authorization_history (prior_authorization_id, action, from_status, to_status, actor,
            request_id, details)
          SELECT pa.id, 'create', NULL, 'PENDING', $16, $17, $18 FROM pa),
        pairs AS (
          INSERT INTO diagnosis_service_pairs (tenant_id, diagnosis, service_code)
-         SELECT DISTINCT $1::integer, $11::text, d.service_code FROM json_to_recordset($15::json) AS d (service_code text)
+         SELECT DISTINCT $1::integer, $11::text, items.service_code FROM items
          ON CONFLICT DO NOTHING)
        SELECT id FROM pa`,
       [
