@@ -286,6 +286,35 @@ describe("prior authorization create, standard mode", () => {
       [["create", "PENDING"]],
     );
   });
+
+  it("records each diagnosis-service pair it shows once, for the rare-pair signal of later requests", async () => {
+    const tenantPairs = () =>
+      ctx.db.query<{ diagnosis: string; service_code: string }>(
+        "SELECT diagnosis, service_code FROM diagnosis_service_pairs WHERE tenant_id = $1 ORDER BY 1, 2",
+        [tenant.id],
+      );
+    const other = await ctx.newTenant("lightweight");
+    const before = await tenantPairs();
+    // two items of one service code: one pair
+    await createRequest(tenant, {
+      treatment_date: "2026-09-20T09:00:00.000Z",
+      diagnoses: [{ type: "primary", code: "J02.9", name: "Acute pharyngitis" }],
+      items: [consultation(), consultation({ erp_item_id: "I9" }), labTest()],
+    });
+    // the diagnosis as the engine keys it, without its dot
+    const pairs = (await tenantPairs()).filter((pair) => pair.diagnosis === "J029");
+    assert.deepEqual(pairs, [
+      { diagnosis: "J029", service_code: "CONS-1" },
+      { diagnosis: "J029", service_code: "LAB-1" },
+    ]);
+    await createRequest(tenant, {
+      treatment_date: "2026-09-21T09:00:00.000Z",
+      diagnoses: [{ type: "primary", code: "J02.9", name: "Acute pharyngitis" }],
+    });
+    assert.equal((await tenantPairs()).length, before.length + 2, "a pair already known is not added again");
+    const others = await ctx.db.query("SELECT 1 FROM diagnosis_service_pairs WHERE tenant_id = $1", [other.id]);
+    assert.equal(others.length, 0, "another tenant's pairs are its own");
+  });
 });
 
 describe("prior authorization create, lightweight mode", () => {
