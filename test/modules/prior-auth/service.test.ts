@@ -312,7 +312,9 @@ describe("prior authorization create, standard mode", () => {
       diagnoses: [{ type: "primary", code: "J02.9", name: "Acute pharyngitis" }],
     });
     assert.equal((await tenantPairs()).length, before.length + 2, "a pair already known is not added again");
-    const others = await ctx.db.query("SELECT 1 FROM diagnosis_service_pairs WHERE tenant_id = $1", [other.id]);
+    const others = await ctx.db.query("SELECT 1 FROM diagnosis_service_pairs WHERE tenant_id = $1", [
+      other.id,
+    ]);
     assert.equal(others.length, 0, "another tenant's pairs are its own");
   });
 });
