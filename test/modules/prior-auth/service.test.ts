@@ -287,6 +287,19 @@ describe("prior authorization create, standard mode", () => {
     );
   });
 
+  it("stores each item's service type, which the member's later requests are checked against", async () => {
+    const { created } = await createRequest(tenant, { treatment_date: "2026-09-25T09:00:00.000Z" });
+    const stored = await ctx.db.query<{ service_code: string; service_type: string | null }>(
+      `SELECT service_code, service_type FROM prior_authorization_items
+       WHERE prior_authorization_id = $1 ORDER BY item_index`,
+      [created.pre_auth_internal_id],
+    );
+    assert.deepEqual(stored, [
+      { service_code: "CONS-1", service_type: "CONSULTATION" },
+      { service_code: "LAB-1", service_type: "AMBULATORY" },
+    ]);
+  });
+
   it("records each diagnosis-service pair it shows once, for the rare-pair signal of later requests", async () => {
     const tenantPairs = () =>
       ctx.db.query<{ diagnosis: string; service_code: string }>(
