@@ -29,7 +29,12 @@ describe("payload columns without statistics", () => {
       await recordAudit(
         db,
         { tenantId: undefined, actor: "test", requestId: `r${i}` },
-        { action: "stats.test", entityType: "test", entityKey: String(i), details: { i, text: "x".repeat(200) } },
+        {
+          action: "stats.test",
+          entityType: "test",
+          entityKey: String(i),
+          details: { i, text: "x".repeat(200) },
+        },
       );
     }
     await db.exec("ANALYZE audit_log");
