@@ -54,6 +54,8 @@ export interface MemberForAdjudication {
   pk: number;
   gender: "MALE" | "FEMALE";
   date_of_birth: Date;
+  /** one more with every adjudication that took the row (migration 0018) */
+  version: number;
 }
 
 export const memberRepo = {
@@ -71,17 +73,43 @@ export const memberRepo = {
     return inserted.length > 0;
   },
 
-  /** the member's row, locked until commit: one member's requests are adjudicated one after another */
+  /**
+   * The member's row, locked until commit and its version taken: one member's requests are adjudicated
+   * one after another, and a decision made without the row (`takeVersion`) sees that it moved on.
+   */
   async lockForAdjudication(
     tx: Queryable,
     tenantId: number,
     memberId: string,
   ): Promise<MemberForAdjudication | undefined> {
     const rows = await tx.query<MemberForAdjudication>(
-      `SELECT id AS pk, gender, date_of_birth FROM members WHERE tenant_id = $1 AND member_id = $2 FOR UPDATE`,
+      `UPDATE members SET version = version + 1 WHERE tenant_id = $1 AND member_id = $2
+       RETURNING id AS pk, gender, date_of_birth, version`,
       [tenantId, memberId],
     );
     return rows[0];
+  },
+
+  /** the member as an adjudication reads it, not locked */
+  async findForAdjudication(
+    db: Queryable,
+    tenantId: number,
+    memberId: string,
+  ): Promise<MemberForAdjudication | undefined> {
+    const rows = await db.query<MemberForAdjudication>(
+      "SELECT id AS pk, gender, date_of_birth, version FROM members WHERE tenant_id = $1 AND member_id = $2",
+      [tenantId, memberId],
+    );
+    return rows[0];
+  },
+
+  /**
+   * Takes the member's next version if it is still `version`; otherwise the statement fails with
+   * serialization_failure (40001), and with it the transaction: another adjudication of the member
+   * committed since `version` was read.
+   */
+  async takeVersion(tx: Queryable, member: { pk: number; version: number }): Promise<void> {
+    await tx.query("SELECT take_member_version($1, $2)", [member.pk, member.version]);
   },
 
   async insert(tx: Queryable, tenantId: number, member: MemberRow): Promise<MemberRow> {

@@ -1,15 +1,17 @@
 import { decide } from "../../engine/prior-auth/decide.js";
+import type { EngineRequest } from "../../engine/prior-auth/types.js";
 import { recordAudit } from "../../platform/audit/audit.js";
 import type { RequestContext } from "../../platform/context.js";
-import type { Queryable } from "../../platform/db/db.js";
+import { pgErrorOf, type Queryable, SERIALIZATION_FAILURE, type Transaction } from "../../platform/db/db.js";
 import { AppError, refusal, withConflicts } from "../../platform/http/errors.js";
 import { requireDiagnoses } from "../code-sets/service.js";
-import { memberRepo } from "../members/repo.js";
+import { type MemberForAdjudication, memberRepo } from "../members/repo.js";
 import { type PolicyRow, policyRepo } from "../policies/repo.js";
 import { requireFoundPolicy } from "../policies/service.js";
 import { providerRepo } from "../providers/repo.js";
 import {
   engineRequestOf,
+  type LoadedContext,
   loadEngineContext,
   patientFactsOf,
   primaryDiagnosisOf,
@@ -67,8 +69,8 @@ function memberAlerts(member: { gender: string; date_of_birth: Date }, input: Cr
 /** what the request names, read before the transaction in one round trip (standard mode: all must exist) */
 async function findReferences(ctx: RequestContext, input: CreateInput) {
   const { db, tenantId } = ctx;
-  const [memberPk, policy, provider, diagnoses] = await Promise.all([
-    memberRepo.findPk(db, tenantId, input.member_id),
+  const [member, policy, provider, diagnoses] = await Promise.all([
+    memberRepo.findForAdjudication(db, tenantId, input.member_id),
     policyRepo.findWithHolder(db, tenantId, input.ph_erp_id, input.policy_no),
     providerRepo.findByCchiNo(db, tenantId, input.medical_provider_cchi_no),
     requireDiagnoses(
@@ -78,13 +80,13 @@ async function findReferences(ctx: RequestContext, input: CreateInput) {
     ),
   ]);
   if (ctx.mode === "standard") {
-    if (memberPk === undefined) throw new AppError("E_EPA_01", `Patient ${input.member_id} not found`);
+    if (member === undefined) throw new AppError("E_EPA_01", `Patient ${input.member_id} not found`);
     requireFoundPolicy(policy, input);
     if (provider === undefined)
       throw new AppError("E_EMP_01", `Medical provider ${input.medical_provider_cchi_no} not found`);
   }
   return {
-    memberPk,
+    member,
     policy: policy?.policy,
     providerId: provider?.internal_id,
     diagnosisCodes: diagnoses.map((diagnosis) => diagnosis.code),
@@ -99,7 +101,7 @@ type References = Awaited<ReturnType<typeof findReferences>>;
  */
 async function lockSubject(tx: Queryable, ctx: RequestContext, input: CreateInput, found: References) {
   const { tenantId } = ctx;
-  const creating = ctx.mode === "lightweight" && found.memberPk === undefined;
+  const creating = ctx.mode === "lightweight" && found.member === undefined;
   const [member, policy] = await Promise.all([
     creating
       ? ensureMember(tx, tenantId, input)
@@ -128,105 +130,222 @@ export async function createPriorAuth(ctx: RequestContext, input: CreateInput) {
   };
 }
 
+/** one create being adjudicated: the request and what was found for it before any transaction */
+interface NewRequest {
+  ctx: RequestContext;
+  input: CreateInput;
+  request: EngineRequest;
+  found: References;
+  now: Date;
+  /** what the caller writes with the request, in its transaction and round trip (the FHIR answer) */
+  alongside: ((tx: Queryable, stored: StoredRequest) => Promise<unknown>) | undefined;
+}
+
+interface StoredRequest {
+  pa: PriorAuthRow;
+  items: ItemRow[];
+}
+
+/** what the engine is run on: the member, the policy, the reserved id and what was read for them */
+interface Reading {
+  member: MemberForAdjudication;
+  policy: PolicyRow | undefined;
+  id: number;
+  loaded: LoadedContext;
+}
+
+const subjectOf = (a: NewRequest, memberPk: number, policy: PolicyRow | undefined): Subject => ({
+  mode: a.ctx.mode,
+  member: { pk: memberPk, memberId: a.input.member_id },
+  policy: a.ctx.mode === "standard" ? policy : undefined,
+  providerId: a.found.providerId,
+  providerCchiNo: a.input.medical_provider_cchi_no,
+  exceptPriorAuthId: null,
+});
+
+/** whether a target receives the result event, unless something is written alongside (then not asked) */
+const receiversOf = (a: NewRequest, db: Queryable) =>
+  a.alongside === undefined
+    ? resultHasReceivers(db, a.ctx.tenantId, a.input.transaction_type ?? "PREAUTH")
+    : undefined;
+
+/** the engine's decisions on the request, as the rows that store them */
+function decideRows(a: NewRequest, reading: Reading): StoredRequest {
+  const { input, now } = a;
+  const { member, loaded } = reading;
+  const decision = decide(a.request, { ...loaded, member: patientFactsOf(member, input) }, now);
+  const pa = newPriorAuthRow(
+    {
+      id: reading.id,
+      transaction_id: input.transaction_id,
+      member_pk: member.pk,
+      policy_id: reading.policy?.id ?? null,
+      mode: a.ctx.mode,
+      provider_id: a.found.providerId ?? null,
+      request: input,
+      note: decision.note,
+      request_alerts: [...memberAlerts(member, input), ...decision.requestAlerts],
+    },
+    now,
+  );
+  const items = decision.items.map((item) => itemRowOf(input.items[item.index] as ItemInput, item));
+  return { pa, items };
+}
+
+/**
+ * The request's writes, sent together after `first` (statements that must run before them); the COMMIT
+ * rides on them unless a target receives the event (a delivery job then follows the event's statement).
+ */
+async function storeRequest(
+  tx: Transaction,
+  a: NewRequest,
+  stored: StoredRequest,
+  received: boolean | undefined,
+  first: () => Promise<unknown>[],
+): Promise<void> {
+  const { ctx, input } = a;
+  const { pa, items } = stored;
+  const details = { mode: ctx.mode, note: pa.note };
+  const writes = () =>
+    Promise.all([
+      ...first(),
+      priorAuthRepo.insert(tx, ctx.tenantId, pa, primaryDiagnosisOf(a.request), items, {
+        actor: ctx.actor,
+        requestId: ctx.requestId,
+        details,
+      }),
+      supportingInfoRepo.insertMany(tx, ctx.tenantId, pa.id, "PREAUTH", input.supporting_info ?? []),
+      recordAudit(tx, ctx, {
+        action: "prior-authorization.create",
+        entityType: "prior-authorization",
+        entityKey: input.transaction_id,
+        details,
+      }),
+      emitPriorAuthEvents(
+        tx,
+        ctx.jobs,
+        ctx,
+        pa.id,
+        ["PRE_AUTH_RESULT"],
+        "ENGINE",
+        { cause: "created" },
+        {},
+        received === false ? { pa, items, receivers: "none" } : { pa, items },
+      ),
+      a.alongside?.(tx, stored),
+    ]);
+  await (received === false ? tx.commitWith(writes) : writes());
+}
+
+/** lightweight mode files the benefits the request describes under its policy (none in standard mode) */
+const describeBenefits = (tx: Queryable, a: NewRequest, policy: PolicyRow | undefined) =>
+  a.ctx.mode === "lightweight" && policy !== undefined
+    ? ensureDescribedBenefits(tx, a.ctx.tenantId, policy.id, a.input)
+    : Promise.resolve();
+
+/**
+ * Reads and decides outside a transaction, then writes in one whose first statement takes the member's
+ * version that was read: all of the transaction goes to the database at once, and on the embedded
+ * database its one session never waits for the engine. Undefined when another adjudication of the
+ * member committed since the read (the version moved on, the transaction rolled back): the caller then
+ * decides again, holding the member's row.
+ */
+async function decideBeforeWriting(
+  a: NewRequest,
+  member: MemberForAdjudication,
+  policy: PolicyRow | undefined,
+): Promise<StoredRequest | undefined> {
+  const { db, tenantId } = a.ctx;
+  const [id, loaded, received] = await Promise.all([
+    priorAuthRepo.reserveId(db),
+    loadEngineContext(db, tenantId, subjectOf(a, member.pk, policy), a.request),
+    receiversOf(a, db),
+  ]);
+  const stored = decideRows(a, { member, policy, id, loaded });
+  let movedOn = false;
+  try {
+    await db.transaction((tx) =>
+      storeRequest(tx, a, stored, received, () => [
+        memberRepo.takeVersion(tx, member).catch((error: unknown) => {
+          movedOn = pgErrorOf(error)?.code === SERIALIZATION_FAILURE;
+          throw error;
+        }),
+        describeBenefits(tx, a, policy),
+      ]),
+    );
+  } catch (error) {
+    if (movedOn) return undefined;
+    throw error;
+  }
+  return stored;
+}
+
+/**
+ * Decides holding the member's row, locked with the reads in the transaction's first round trip; the
+ * path of a member or policy lightweight mode creates, and of a member another adjudication moved on.
+ */
+function decideHoldingMember(a: NewRequest): Promise<StoredRequest> {
+  const { ctx, found, request } = a;
+  return ctx.db.transaction(async (tx) => {
+    const locking = lockSubject(tx, ctx, a.input, found);
+    const reserving = priorAuthRepo.reserveId(tx);
+    // loaded with the lock: a member unknown before the transaction has no requests yet (pk 0 matches
+    // none) unless another request created it meanwhile, and then it is loaded again; lightweight mode
+    // reads no policy, standard mode found it before
+    const loading = loadEngineContext(
+      tx,
+      ctx.tenantId,
+      subjectOf(a, found.member?.pk ?? 0, found.policy),
+      request,
+    );
+    const [subject, id, early, received] = await Promise.all([
+      locking,
+      reserving,
+      loading,
+      receiversOf(a, tx),
+    ]);
+    const member = subject.member;
+    const loaded =
+      member.pk === found.member?.pk || member.created
+        ? early
+        : await loadEngineContext(tx, ctx.tenantId, subjectOf(a, member.pk, subject.policy), request);
+    const stored = decideRows(a, { member, policy: subject.policy, id, loaded });
+    await storeRequest(tx, a, stored, received, () => []);
+    return stored;
+  });
+}
+
 /**
  * Adjudicates a new request in the tenant's mode and stores it PENDING with the engine's decisions, its
  * history, inline supporting info, the audit record and, when a target receives it, the PRE_AUTH_RESULT
  * event, in one transaction:
- * route -> here -> (references) -> (lock, context) -> engine -> (store) -> reply. Each step sends its
- * statements together, so a create costs three round trips to the database, the COMMIT riding on the last
- * unless a target receives its event.
+ * route -> here -> (references) -> (context) -> engine -> (member's version, store) -> reply. Each step
+ * sends its statements together, so a create costs three round trips to the database, the last its whole
+ * transaction with the COMMIT unless a target receives its event. A member or policy that lightweight
+ * mode creates, or a member adjudicated meanwhile, is decided holding the member's row instead.
  * transaction_id is the idempotency key: a second use is 409 E_EPA_069, decided by the unique index.
  */
 export async function adjudicateNewRequest(
   ctx: RequestContext,
   input: CreateInput,
-  /** what the caller writes with the request, in its transaction and round trip (the FHIR answer) */
-  alongside?: (tx: Queryable, stored: { pa: PriorAuthRow; items: ItemRow[] }) => Promise<unknown>,
-): Promise<{ pa: PriorAuthRow; items: ItemRow[] }> {
+  alongside?: NewRequest["alongside"],
+): Promise<StoredRequest> {
   checkRequest(input);
   const found = await findReferences(ctx, input);
-  const request = engineRequestOf(input, found.diagnosisCodes);
-  const now = ctx.now();
-  const subjectOf = (memberPk: number, policy: PolicyRow | undefined): Subject => ({
-    mode: ctx.mode,
-    member: { pk: memberPk, memberId: input.member_id },
-    policy: ctx.mode === "standard" ? policy : undefined,
-    providerId: found.providerId,
-    providerCchiNo: input.medical_provider_cchi_no,
-    exceptPriorAuthId: null,
-  });
-  const run = () =>
-    ctx.db.transaction(async (tx) => {
-      const locking = lockSubject(tx, ctx, input, found);
-      const reserving = priorAuthRepo.reserveId(tx);
-      // loaded with the lock: a member unknown before the transaction has no requests yet (pk 0 matches
-      // none) unless another request created it meanwhile, and then it is loaded again; lightweight mode
-      // reads no policy, standard mode found it before
-      const loading = loadEngineContext(
-        tx,
-        ctx.tenantId,
-        subjectOf(found.memberPk ?? 0, found.policy),
-        request,
-      );
-      // whether a target receives the event, unless something is written alongside (then not asked)
-      const checking =
-        alongside === undefined
-          ? resultHasReceivers(tx, ctx.tenantId, input.transaction_type ?? "PREAUTH")
-          : undefined;
-      const [subject, id, early, received] = await Promise.all([locking, reserving, loading, checking]);
-      const member = subject.member;
-      const loaded =
-        member.pk === found.memberPk || member.created
-          ? early
-          : await loadEngineContext(tx, ctx.tenantId, subjectOf(member.pk, subject.policy), request);
-      const decision = decide(request, { ...loaded, member: patientFactsOf(member, input) }, now);
-      const pa = newPriorAuthRow(
-        {
-          id,
-          transaction_id: input.transaction_id,
-          member_pk: member.pk,
-          policy_id: subject.policy?.id ?? null,
-          mode: ctx.mode,
-          provider_id: found.providerId ?? null,
-          request: input,
-          note: decision.note,
-          request_alerts: [...memberAlerts(member, input), ...decision.requestAlerts],
-        },
-        now,
-      );
-      const items = decision.items.map((item) => itemRowOf(input.items[item.index] as ItemInput, item));
-      const details = { mode: ctx.mode, note: decision.note };
-      const writes = () =>
-        Promise.all([
-          priorAuthRepo.insert(tx, ctx.tenantId, pa, primaryDiagnosisOf(request), items, {
-            actor: ctx.actor,
-            requestId: ctx.requestId,
-            details,
-          }),
-          supportingInfoRepo.insertMany(tx, ctx.tenantId, id, "PREAUTH", input.supporting_info ?? []),
-          recordAudit(tx, ctx, {
-            action: "prior-authorization.create",
-            entityType: "prior-authorization",
-            entityKey: input.transaction_id,
-            details,
-          }),
-          emitPriorAuthEvents(
-            tx,
-            ctx.jobs,
-            ctx,
-            id,
-            ["PRE_AUTH_RESULT"],
-            "ENGINE",
-            { cause: "created" },
-            {},
-            received === false ? { pa, items, receivers: "none" } : { pa, items },
-          ),
-          alongside?.(tx, { pa, items }),
-        ]);
-      // with a receiver, a delivery job follows the event's statement: the COMMIT cannot ride on the writes
-      await (received === false ? tx.commitWith(writes) : writes());
-      return { pa, items };
-    });
+  const a: NewRequest = {
+    ctx,
+    input,
+    request: engineRequestOf(input, found.diagnosisCodes),
+    found,
+    now: ctx.now(),
+    alongside,
+  };
+  const run = async () => {
+    const { member, policy } = found;
+    const known = member !== undefined && (ctx.mode === "standard" || policy !== undefined);
+    const decided = known ? await decideBeforeWriting(a, member, policy) : undefined;
+    return decided ?? decideHoldingMember(a);
+  };
   return withConflicts(run, {
     prior_authorizations_transaction_id_key: () =>
       new AppError("E_EPA_069", `transaction_id ${input.transaction_id} is already used`),

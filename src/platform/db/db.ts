@@ -70,4 +70,6 @@ export function rolledBackAtCommit(): Error {
 }
 
 export const UNIQUE_VIOLATION = "23505";
+/** a guard found that a concurrent transaction changed what this one read */
+export const SERIALIZATION_FAILURE = "40001";
 export const UNDEFINED_TABLE = "42P01";
