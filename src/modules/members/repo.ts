@@ -58,6 +58,17 @@ export interface MemberForAdjudication {
   version: number;
 }
 
+/** the member an adjudication reads, by member id, through `statement` (a read or the lock) */
+async function memberForAdjudication(
+  db: Queryable,
+  statement: string,
+  tenantId: number,
+  memberId: string,
+): Promise<MemberForAdjudication | undefined> {
+  const rows = await db.query<MemberForAdjudication>(statement, [tenantId, memberId]);
+  return rows[0];
+}
+
 export const memberRepo = {
   /** a member created from what a request says of it, unless it exists; true when created */
   async insertIfMissing(
@@ -77,31 +88,23 @@ export const memberRepo = {
    * The member's row, locked until commit and its version taken: one member's requests are adjudicated
    * one after another, and a decision made without the row (`takeVersion`) sees that it moved on.
    */
-  async lockForAdjudication(
-    tx: Queryable,
-    tenantId: number,
-    memberId: string,
-  ): Promise<MemberForAdjudication | undefined> {
-    const rows = await tx.query<MemberForAdjudication>(
+  lockForAdjudication: (tx: Queryable, tenantId: number, memberId: string) =>
+    memberForAdjudication(
+      tx,
       `UPDATE members SET version = version + 1 WHERE tenant_id = $1 AND member_id = $2
        RETURNING id AS pk, gender, date_of_birth, version`,
-      [tenantId, memberId],
-    );
-    return rows[0];
-  },
+      tenantId,
+      memberId,
+    ),
 
   /** the member as an adjudication reads it, not locked */
-  async findForAdjudication(
-    db: Queryable,
-    tenantId: number,
-    memberId: string,
-  ): Promise<MemberForAdjudication | undefined> {
-    const rows = await db.query<MemberForAdjudication>(
+  findForAdjudication: (db: Queryable, tenantId: number, memberId: string) =>
+    memberForAdjudication(
+      db,
       "SELECT id AS pk, gender, date_of_birth, version FROM members WHERE tenant_id = $1 AND member_id = $2",
-      [tenantId, memberId],
-    );
-    return rows[0];
-  },
+      tenantId,
+      memberId,
+    ),
 
   /**
    * Takes the member's next version if it is still `version`; otherwise the statement fails with

@@ -52,7 +52,7 @@ describe("simultaneous creates for one member", () => {
   });
 
   it("takes the member's version once for each adjudication", async () => {
-    const before = await ctx.db.query<{ version: number }>(
+    const earlier = await ctx.db.query<{ version: number }>(
       "SELECT version FROM members WHERE tenant_id = $1 AND member_id = 'M1'",
       [ctx.tenant.id],
     );
@@ -60,10 +60,10 @@ describe("simultaneous creates for one member", () => {
       ctx.tenant.call("POST", "/approval-request/create", requestBody({ items: [labTest()] })),
       201,
     );
-    const after = await ctx.db.query<{ version: number }>(
+    const later = await ctx.db.query<{ version: number }>(
       "SELECT version FROM members WHERE tenant_id = $1 AND member_id = 'M1'",
       [ctx.tenant.id],
     );
-    assert.equal(Number(after[0]?.version), Number(before[0]?.version) + 1);
+    assert.equal(Number(later[0]?.version), Number(earlier[0]?.version) + 1);
   });
 });
