@@ -95,6 +95,17 @@ async function findReferences(ctx: RequestContext, input: CreateInput) {
 
 type References = Awaited<ReturnType<typeof findReferences>>;
 
+/** lightweight mode files the benefits the request describes under its policy (none in standard mode) */
+const describeBenefits = (
+  tx: Queryable,
+  ctx: RequestContext,
+  input: CreateInput,
+  policy: PolicyRow | undefined,
+) =>
+  ctx.mode === "lightweight" && policy !== undefined
+    ? ensureDescribedBenefits(tx, ctx.tenantId, policy.id, input)
+    : Promise.resolve();
+
 /**
  * The member's row locked until commit (one member's requests are adjudicated one after another) and the
  * request's policy; lightweight mode creates what the tenant lacks (member, holder, policy, benefits).
@@ -109,8 +120,7 @@ async function lockSubject(tx: Queryable, ctx: RequestContext, input: CreateInpu
     ctx.mode === "standard" ? found.policy : (found.policy ?? ensurePolicy(tx, tenantId, input)),
   ]);
   if (member === undefined) throw new AppError("E_EPA_01", `Patient ${input.member_id} not found`);
-  if (ctx.mode === "lightweight" && policy !== undefined)
-    await ensureDescribedBenefits(tx, tenantId, policy.id, input);
+  await describeBenefits(tx, ctx, input, policy);
   return { member, policy };
 }
 
@@ -237,12 +247,6 @@ async function storeRequest(
   await (received === false ? tx.commitWith(writes) : writes());
 }
 
-/** lightweight mode files the benefits the request describes under its policy (none in standard mode) */
-const describeBenefits = (tx: Queryable, a: NewRequest, policy: PolicyRow | undefined) =>
-  a.ctx.mode === "lightweight" && policy !== undefined
-    ? ensureDescribedBenefits(tx, a.ctx.tenantId, policy.id, a.input)
-    : Promise.resolve();
-
 /**
  * Reads and decides outside a transaction, then writes in one whose first statement takes the member's
  * version that was read: all of the transaction goes to the database at once, and on the embedded
@@ -270,7 +274,7 @@ async function decideBeforeWriting(
           movedOn = pgErrorOf(error)?.code === SERIALIZATION_FAILURE;
           throw error;
         }),
-        describeBenefits(tx, a, policy),
+        describeBenefits(tx, a.ctx, a.input, policy),
       ]),
     );
   } catch (error) {

@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { startTestApp, type TestContext } from "../../helpers.js";
 import { expectStatus, labTest, requestBody, setUpStandard } from "./fixtures.js";
 
-type Created = { items_results: { approved_amount: number; rejection_reason: { code: string }[] }[] };
+type Created = { items_results: { approved_amount: number }[] };
 
 /**
  * A create decides without holding the member and writes only if no other adjudication of the member
