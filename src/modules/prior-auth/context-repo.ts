@@ -139,16 +139,20 @@ export const contextRepo = {
   },
 
   /**
-   * Which of the request's service codes the tenant has seen with the primary diagnosis before, and about
-   * how many requests the tenant has (counted up to PAIR_TOTAL_CAP, remembered for a minute).
+   * Which of the request's service codes the tenant has seen with the primary diagnosis before (counts)
+   * and which not (unseen), and about how many requests the tenant has (counted up to PAIR_TOTAL_CAP,
+   * remembered for a minute).
    */
   async pairs(db: Queryable, tenantId: number, primaryDiagnosis: string, serviceCodes: readonly string[]) {
+    const requested = [...new Set(serviceCodes)];
     const rows = await db.query<{ service_code: string }>(
       `SELECT service_code FROM diagnosis_service_pairs
        WHERE tenant_id = $1 AND diagnosis = $2 AND service_code IN (SELECT json_array_elements_text($3::json))`,
-      [tenantId, primaryDiagnosis, JSON.stringify([...new Set(serviceCodes)])],
+      [tenantId, primaryDiagnosis, JSON.stringify(requested)],
     );
     const counts = new Map(rows.map((row) => [`${primaryDiagnosis}|${row.service_code}`, 1]));
+    const seen = new Set(rows.map((row) => row.service_code));
+    const unseen = requested.filter((code) => !seen.has(code));
     let total = PAIR_TOTALS.get(String(tenantId));
     if (total === undefined) {
       const counted = await db.query<{ n: number }>(
@@ -158,6 +162,6 @@ export const contextRepo = {
       total = counted[0]?.n ?? 0;
       PAIR_TOTALS.set(String(tenantId), total);
     }
-    return { counts, total };
+    return { counts, unseen, total };
   },
 };

@@ -84,7 +84,8 @@ export interface Subject {
 }
 
 /** what the engine reads besides the request and the member's own facts (which come with its lock) */
-export type LoadedContext = Omit<EngineContext, "member">;
+/** what the engine reads, and the request's service codes never seen with its primary diagnosis (stored with it) */
+export type LoadedContext = Omit<EngineContext, "member"> & { newPairedServices: string[] };
 
 /** standard mode: the member's link to the policy, the network, the category's limits and what is used */
 export async function loadCoverage(
@@ -211,6 +212,7 @@ export async function loadEngineContext(
     peers,
     pairCounts: pairs.counts,
     pairTotal: pairs.total,
+    newPairedServices: pairs.unseen,
     memberActivity: {
       requests: new Set(recent.map((item) => item.reference)).size,
       providers: new Set(

@@ -188,10 +188,6 @@ const DECISION_RECORD = `item_index integer, outcome text, approved boolean, app
   ai_score numeric, ai_alert text, reasons json, reviewer_status text, reviewer_reasons json`;
 
 export const priorAuthRepo = {
-  /**
-   * A new request with its items (and the engine's first decisions), the first entry of its history, and
-   * the diagnosis-service pairs it shows, in one statement: the create's writes in one round trip.
-   */
   /** an id for a request about to be stored: its events and attachments name it in the same round trip */
   async reserveId(tx: Queryable): Promise<number> {
     const rows = await tx.query<{ id: number }>(
@@ -203,14 +199,16 @@ export const priorAuthRepo = {
 
   /**
    * A new request (its id reserved) with its items, the first entry of its history, and the
-   * diagnosis-service pairs it shows, in one statement.
+   * diagnosis-service pairs it shows for the first time, in one statement. The pairs are those the
+   * request's read did not find: inserting the known ones again cost a conflict check each (ON CONFLICT
+   * still settles a pair another request filed meanwhile).
    */
   async insert(
     tx: Queryable,
     tenantId: number,
     pa: PriorAuthRow,
-    primaryDiagnosis: string,
     items: readonly ItemRow[],
+    pairs: { primaryDiagnosis: string; newServiceCodes: readonly string[] },
     history: { actor: string; requestId: string | undefined; details: object },
   ): Promise<void> {
     await tx.query(
@@ -234,15 +232,14 @@ export const priorAuthRepo = {
            d.reasons, d.reviewer_status, d.reviewer_reasons
          FROM pa, json_to_recordset($15::json) AS d (${DECISION_RECORD}, service_code text,
            erp_item_id text, claimed_quantity integer, claimed_amount numeric, item json, benefit_code integer,
-           sub_benefit_code integer)
-         RETURNING service_code),
+           sub_benefit_code integer)),
        history AS (
          INSERT INTO prior_authorization_history (prior_authorization_id, action, from_status, to_status, actor,
            request_id, details)
          SELECT pa.id, 'create', NULL, 'PENDING', $16, $17, $18 FROM pa),
        pairs AS (
          INSERT INTO diagnosis_service_pairs (tenant_id, diagnosis, service_code)
-         SELECT DISTINCT $1::integer, $11::text, items.service_code FROM items
+         SELECT DISTINCT $1::integer, $11::text, code FROM json_array_elements_text($21::json) AS code
          ON CONFLICT DO NOTHING)
        SELECT id FROM pa`,
       [
@@ -256,7 +253,7 @@ export const priorAuthRepo = {
         pa.provider_cchi_no,
         pa.provider_id,
         pa.request.treatment_date,
-        primaryDiagnosis,
+        pairs.primaryDiagnosis,
         JSON.stringify(pa.request),
         pa.note,
         JSON.stringify(pa.request_alerts),
@@ -267,6 +264,7 @@ export const priorAuthRepo = {
         JSON.stringify(history.details),
         pa.id,
         pa.created_at,
+        JSON.stringify(pairs.newServiceCodes),
       ],
     );
   },

@@ -154,6 +154,8 @@ interface NewRequest {
 interface StoredRequest {
   pa: PriorAuthRow;
   items: ItemRow[];
+  /** the primary diagnosis and the request's service codes the tenant had not seen with it when read */
+  pairs: { primaryDiagnosis: string; newServiceCodes: string[] };
 }
 
 /** what the engine is run on: the member, the policy, the reserved id and what was read for them */
@@ -199,7 +201,8 @@ function decideRows(a: NewRequest, reading: Reading): StoredRequest {
     now,
   );
   const items = decision.items.map((item) => itemRowOf(input.items[item.index] as ItemInput, item));
-  return { pa, items };
+  const pairs = { primaryDiagnosis: primaryDiagnosisOf(a.request), newServiceCodes: loaded.newPairedServices };
+  return { pa, items, pairs };
 }
 
 /**
@@ -219,7 +222,7 @@ async function storeRequest(
   const writes = () =>
     Promise.all([
       ...first(),
-      priorAuthRepo.insert(tx, ctx.tenantId, pa, primaryDiagnosisOf(a.request), items, {
+      priorAuthRepo.insert(tx, ctx.tenantId, pa, items, stored.pairs, {
         actor: ctx.actor,
         requestId: ctx.requestId,
         details,
