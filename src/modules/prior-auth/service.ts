@@ -201,7 +201,10 @@ function decideRows(a: NewRequest, reading: Reading): StoredRequest {
     now,
   );
   const items = decision.items.map((item) => itemRowOf(input.items[item.index] as ItemInput, item));
-  const pairs = { primaryDiagnosis: primaryDiagnosisOf(a.request), newServiceCodes: loaded.newPairedServices };
+  const pairs = {
+    primaryDiagnosis: primaryDiagnosisOf(a.request),
+    newServiceCodes: loaded.newPairedServices,
+  };
   return { pa, items, pairs };
 }
 

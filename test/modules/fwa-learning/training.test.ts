@@ -109,11 +109,7 @@ describe("training the model on the workers", () => {
       await sleep(50);
       states = (await trainingJobs()).map((job) => job.state);
     }
-    assert.deepEqual(
-      states,
-      ["completed"],
-      "one training ran",
-    );
+    assert.deepEqual(states, ["completed"], "one training ran");
     await stopWorker();
   });
 
