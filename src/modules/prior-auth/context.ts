@@ -83,8 +83,10 @@ export interface Subject {
   exceptPriorAuthId: number | null;
 }
 
-/** what the engine reads besides the request and the member's own facts (which come with its lock) */
-/** what the engine reads, and the request's service codes never seen with its primary diagnosis (stored with it) */
+/**
+ * What the engine reads besides the request and the member's own facts, and the request's service codes
+ * never seen with its primary diagnosis (stored with the request).
+ */
 export type LoadedContext = Omit<EngineContext, "member"> & { newPairedServices: string[] };
 
 /** standard mode: the member's link to the policy, the network, the category's limits and what is used */
