@@ -39,10 +39,21 @@ describe("training the model on the workers", () => {
   };
   const model = async () =>
     (await claimsCall(ctx.app, token, { method: "GET", url: "/v1/fwa/model" })).json();
-  const trainingJobs = () =>
-    ctx.db.query<{ state: string }>(`SELECT state FROM ${config.jobsSchema}.job WHERE name = $1`, [
-      TRAINING_QUEUE,
-    ]);
+  const trainingJobStates = async () =>
+    (
+      await ctx.db.query<{ state: string }>(`SELECT state FROM ${config.jobsSchema}.job WHERE name = $1`, [
+        TRAINING_QUEUE,
+      ])
+    ).map((job) => job.state);
+  /** reads until `settled` holds or the deadline passes: the last reading */
+  const readUntil = async <T>(read: () => Promise<T>, settled: (value: T) => boolean, deadline: number) => {
+    let value = await read();
+    while (!settled(value) && Date.now() < deadline) {
+      await sleep(50);
+      value = await read();
+    }
+    return value;
+  };
   const jobContext = (log = silentLog) => ({
     db: ctx.db,
     jobs: ctx.jobs,
@@ -85,30 +96,18 @@ describe("training the model on the workers", () => {
       assert.equal(res.json().model.status, "training");
       assert.ok(Date.now() - started < 2_000, `post ${k} took ${Date.now() - started} ms`);
     }
-    assert.deepEqual(
-      (await trainingJobs()).map((job) => job.state),
-      ["created"],
-      "one training waits for the 20 posts",
-    );
+    assert.deepEqual(await trainingJobStates(), ["created"], "one training waits for the 20 posts");
     // past the debounce, the API-only node has run nothing
     await sleep(1_500);
     assert.equal((await model()).status, "training");
 
     await startWorker();
     const deadline = Date.now() + 30_000;
-    let now = await model();
-    while (now.status === "training" && Date.now() < deadline) {
-      await sleep(100);
-      now = await model();
-    }
+    const now = await readUntil(model, (read) => read.status !== "training", deadline);
     assert.equal(now.status, "ready", JSON.stringify(now));
     assert.deepEqual([now.examples, now.positives, now.active], [40, 12, true]);
     // the handler's transaction makes the model ready; the queue marks its job completed just after
-    let states = (await trainingJobs()).map((job) => job.state);
-    while (states.includes("active") && Date.now() < deadline) {
-      await sleep(50);
-      states = (await trainingJobs()).map((job) => job.state);
-    }
+    const states = await readUntil(trainingJobStates, (read) => !read.includes("active"), deadline);
     assert.deepEqual(states, ["completed"], "one training ran");
     await stopWorker();
   });
