@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { writeBatch } from "../synthetic/index.js";
+import { cpuSeconds, cpuSpent } from "./cpu.js";
 import { DATABASE_NAME, freshStore } from "./database.js";
 import { measureBatchFloor } from "./floors.js";
 import { peakRssMb, rssMb } from "./policy-bulk.js";
@@ -32,12 +33,24 @@ export interface BatchFigure {
   /** the floor: gunzip and JSON.parse of each claim of the same file, in one process */
   floorSeconds: number;
   floorMbPerSecond: number;
+  /** CPU seconds of the server (every thread) and the database beside it: to the 202, to batch.completed */
+  uploadCpuSeconds?: number;
+  toCompletedCpuSeconds?: number;
   /** the server's RSS before the upload (restarted once after its first boot) */
   serverIdleRssMb: number | undefined;
   serverPeakRssMb: number | undefined;
   budget: string;
   outcome: string;
 }
+
+const tenths = (seconds: number | undefined) =>
+  seconds === undefined ? undefined : Math.round(seconds * 10) / 10;
+
+/** the CPU figures where both were read (Linux) */
+const cpuFigures = (upload: number | undefined, toCompleted: number | undefined) =>
+  upload === undefined || toCompleted === undefined
+    ? {}
+    : { uploadCpuSeconds: tenths(upload), toCompletedCpuSeconds: tenths(toCompleted) };
 
 const CLAIMS = Number(process.env.BENCH_BATCH_CLAIMS ?? 250_000);
 const MB = 1024 * 1024;
@@ -56,6 +69,8 @@ export async function benchBatch(): Promise<BatchFigure> {
       throw new Error(`the floor parsed ${floor.claims} claims of ${generated.claims}`);
     console.log(`floor: gunzip and parse of each claim in ${floor.seconds.toFixed(1)} s`);
     let completedAt = 0;
+    let completedCpu: number | undefined;
+    let serverPid: number | undefined;
     let completed: Record<string, unknown> | undefined;
     const receiver = createServer((request, response) => {
       const chunks: Buffer[] = [];
@@ -67,6 +82,7 @@ export async function benchBatch(): Promise<BatchFigure> {
         };
         if (event.event_type === "batch.completed" || event.event_type === "batch.failed") {
           completedAt = performance.now();
+          completedCpu = cpuSeconds(serverPid);
           completed = { event: event.event_type, ...event.data };
         }
         response.writeHead(200).end();
@@ -110,6 +126,8 @@ export async function benchBatch(): Promise<BatchFigure> {
         }),
       });
       const idleRssMb = rssMb(server.pid);
+      serverPid = server.pid;
+      const startCpu = cpuSeconds(serverPid);
       const started = performance.now();
       const upload = await fetch(`${origin}/v1/claims/batch/upload`, {
         method: "POST",
@@ -119,6 +137,7 @@ export async function benchBatch(): Promise<BatchFigure> {
       } as RequestInit);
       const accepted = (await upload.json()) as Record<string, unknown>;
       const uploaded = performance.now();
+      const uploadCpu = cpuSpent(startCpu, cpuSeconds(serverPid));
       if (upload.status !== 202)
         throw new Error(`upload refused: ${upload.status} ${JSON.stringify(accepted).slice(0, 500)}`);
       const deadline = Date.now() + 600_000;
@@ -136,6 +155,7 @@ export async function benchBatch(): Promise<BatchFigure> {
         toCompletedSeconds: Number(((completedAt - started) / 1000).toFixed(1)),
         floorSeconds: Number(floor.seconds.toFixed(3)),
         floorMbPerSecond: Math.round(generated.bytes / MB / floor.seconds),
+        ...cpuFigures(uploadCpu, cpuSpent(startCpu, completedCpu)),
         serverIdleRssMb: idleRssMb,
         serverPeakRssMb: peakRssMb(server.pid),
         budget: "1,000,000 items <= 60 s, <= 2 GB; validation >= 50 MB/s",

@@ -7,6 +7,7 @@
  */
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+import { cpuSeconds, cpuSpent } from "./cpu.js";
 import { type BenchStore, DATABASE_KIND, freshStore } from "./database.js";
 import { percentile } from "./ratios.js";
 
@@ -17,6 +18,8 @@ export interface DatabaseFloor {
   insertP99Ms: number;
   /** the same from BENCH_CONNECTIONS callers at once (PGlite's one session takes them in turn) */
   insertsPerSecond: number;
+  /** CPU per transaction at that rate, of this process and (PostgreSQL) the database's; off Linux, absent */
+  insertCpuMs?: number;
   selectP50Ms: number;
   selectsPerSecond: number;
 }
@@ -96,8 +99,11 @@ async function serialTimes(iterations: number, call: (i: number) => Promise<void
   return times.sort((a, b) => a - b);
 }
 
-/** calls a second from `callers` callers at once, each calling back to back */
-async function rateOf(callers: number, call: (i: number) => Promise<void>): Promise<number> {
+/** calls a second from `callers` callers at once, each calling back to back, and how many calls */
+async function rateOf(
+  callers: number,
+  call: (i: number) => Promise<void>,
+): Promise<{ perSecond: number; calls: number }> {
   const started = performance.now();
   const until = started + RATE_SECONDS * 1000;
   let calls = 0;
@@ -106,7 +112,7 @@ async function rateOf(callers: number, call: (i: number) => Promise<void>): Prom
       while (performance.now() < until) await call(calls++);
     }),
   );
-  return Math.round(calls / ((performance.now() - started) / 1000));
+  return { perSecond: Math.round(calls / ((performance.now() - started) / 1000)), calls };
 }
 
 const thousandths = (ms: number) => Math.round(ms * 1000) / 1000;
@@ -117,7 +123,9 @@ async function measureDatabaseFloor(connections: number): Promise<DatabaseFloor>
     DATABASE_KIND === "pglite" ? await pgliteSession(store) : await postgresSession(store, connections);
   try {
     const inserts = await serialTimes(SERIAL_ITERATIONS, () => session.insertTransaction());
-    const insertsPerSecond = await rateOf(connections, () => session.insertTransaction());
+    const cpu = cpuSeconds(process.pid);
+    const insertRate = await rateOf(connections, () => session.insertTransaction());
+    const spent = cpuSpent(cpu, cpuSeconds(process.pid));
     const rows = SERIAL_ITERATIONS + WARM_UP_ITERATIONS;
     const select = (i: number) => session.selectOne(1 + ((i * 7919) % rows));
     const selects = await serialTimes(SERIAL_ITERATIONS, select);
@@ -125,9 +133,10 @@ async function measureDatabaseFloor(connections: number): Promise<DatabaseFloor>
       database: DATABASE_KIND,
       insertP50Ms: thousandths(percentile(inserts, 50)),
       insertP99Ms: thousandths(percentile(inserts, 99)),
-      insertsPerSecond,
+      insertsPerSecond: insertRate.perSecond,
+      ...(spent === undefined ? {} : { insertCpuMs: thousandths((spent * 1000) / insertRate.calls) }),
       selectP50Ms: thousandths(percentile(selects, 50)),
-      selectsPerSecond: await rateOf(connections, select),
+      selectsPerSecond: (await rateOf(connections, select)).perSecond,
     };
   } finally {
     await session.close();

@@ -11,6 +11,8 @@ export interface Figure {
   total: number;
   failures: number;
   budget: string;
+  /** CPU per request of the server and the database beside it (bench/cpu.ts), where it was measured */
+  cpuMsPerRequest?: number;
 }
 
 /** an autocannon run with the latency of each 2xx response, sorted */
@@ -50,9 +52,21 @@ export function cannonPosts(
 
 const hundredths = (ms: number) => Math.round(ms * 100) / 100;
 
-export function figure(scenario: string, run: Cannonade, budget: string, okStatus: string): Figure {
+export function figure(
+  scenario: string,
+  run: Cannonade,
+  budget: string,
+  okStatus: string,
+  cpuSeconds?: number,
+): Figure {
   const { result, latenciesMs } = run;
   const ok = result.statusCodeStats[okStatus]?.count ?? 0;
+  const cpu =
+    cpuSeconds === undefined || result.requests.total === 0
+      ? {}
+      : {
+          cpuMsPerRequest: hundredths((cpuSeconds * 1000) / result.requests.total),
+        };
   return {
     scenario,
     requestsPerSecond: Math.round(result.requests.average),
@@ -62,5 +76,6 @@ export function figure(scenario: string, run: Cannonade, budget: string, okStatu
     total: result.requests.total,
     failures: result.errors + result.timeouts + (result.requests.total - ok),
     budget,
+    ...cpu,
   };
 }

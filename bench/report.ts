@@ -3,6 +3,7 @@
  * docs/architecture.md section 7.
  */
 import type { BatchFigure } from "./batches.js";
+import { CORES } from "./cpu.js";
 import type { DatabaseFloor } from "./database-floor.js";
 import type { FhirFigures } from "./fhir.js";
 import type { Figure } from "./figures.js";
@@ -38,6 +39,45 @@ const txRate = (db: DatabaseFloor, clients: number) =>
   measure(`${DB_NAME[db.database]} 1-insert tx, ${clients} callers`, db.insertsPerSecond, "tx/s");
 const selectRate = (db: DatabaseFloor, clients: number) =>
   measure(`${DB_NAME[db.database]} 1-row SELECT, ${clients} callers`, db.selectsPerSecond, "rows/s");
+
+const txCpu = (db: DatabaseFloor, clients: number) =>
+  db.insertCpuMs === undefined
+    ? undefined
+    : measure(`${DB_NAME[db.database]} 1-insert tx, ${clients} callers: CPU per tx`, db.insertCpuMs, "ms");
+
+/**
+ * What a create's CPU allows, where it was measured: its CPU (server and database) against the floor
+ * transaction's; the most creates a second the machine's cores could give at that CPU, against the floor's
+ * rate (under a fifth, the rate's goal needs less CPU per create, not better scheduling); and the mean
+ * latency of `clients` clients waiting for each answer (clients / rate, Little's law) against one client's
+ * p50 (over 10x, no p99 can be within 10x of it at this rate).
+ */
+function createCpuRows(
+  many: string,
+  figures: CreateFigures,
+  db: DatabaseFloor,
+  clients: number,
+  one: string,
+): RatioRow[] {
+  const rows: RatioRow[] = [];
+  const cpu = figures.many.cpuMsPerRequest;
+  const oneCpu = figures.one.cpuMsPerRequest;
+  const floorCpu = txCpu(db, clients);
+  if (oneCpu !== undefined && floorCpu !== undefined)
+    rows.push(compare(measure(`${one}: CPU per create (server + database)`, oneCpu, "ms"), floorCpu));
+  if (cpu !== undefined && floorCpu !== undefined) {
+    rows.push(compare(measure(`${many}: CPU per create (server + database)`, cpu, "ms"), floorCpu));
+    const bound = measure(
+      `${many}: the most req/s ${CORES} cores give at that CPU`,
+      (CORES * 1000) / cpu,
+      "req/s",
+    );
+    rows.push(compare(bound, txRate(db, clients)));
+  }
+  const meanMs = (clients * 1000) / figures.many.requestsPerSecond;
+  rows.push(compare(measure(`${many}: mean latency (clients / req/s)`, meanMs, "ms"), p50(one, figures.one)));
+  return rows;
+}
 
 /** a figure's rate and p99 with `clients` clients against the bare route's with as many */
 function againstRoute(
@@ -89,6 +129,7 @@ function createRows(
     compare(p50(one, figures.one), txP50(floors.db), { goal: CREATE_GOALS.oneClientP50 }),
     compare(rate(many, figures.many), txRate(floors.db, clients), { goal: CREATE_GOALS.manyRate }),
     compare(p99(many, figures.many), p50(one, figures.one), { goal: CREATE_GOALS.manyP99 }),
+    ...createCpuRows(many, figures, floors.db, clients, one),
   ];
 }
 
@@ -151,6 +192,21 @@ export function webhookRows(
   });
 }
 
+/**
+ * The batch's CPU (server and database) against the floor's (one thread: its time is its CPU), and the time
+ * batch.completed would take at best were every core busy from the upload on (CPU / cores): over the goal,
+ * the batch needs less work, not better scheduling.
+ */
+function batchCpuRows(figure: BatchFigure, floor: Measure): RatioRow[] {
+  const { uploadCpuSeconds: upload, toCompletedCpuSeconds: total } = figure;
+  if (upload === undefined || total === undefined) return [];
+  return [
+    compare(measure("batch upload to the 202: CPU (server + database)", upload, "s"), floor),
+    compare(measure("batch upload to batch.completed: CPU (server + database)", total, "s"), floor),
+    compare(measure(`batch.completed at best on ${CORES} cores: CPU / cores`, total / CORES, "s"), floor),
+  ];
+}
+
 export function batchRows(figure: BatchFigure): RatioRow[] {
   const floor = measure("gunzip + JSON.parse of each claim", figure.floorSeconds, "s");
   const items = figure.items.toLocaleString("en-US");
@@ -163,6 +219,7 @@ export function batchRows(figure: BatchFigure): RatioRow[] {
       goal: BATCH_GOALS.completed,
       budget: "1,000,000 items <= 60 s",
     }),
+    ...batchCpuRows(figure, floor),
     compare(
       measure("batch server RSS before the upload", figure.serverIdleRssMb ?? Number.NaN, "MB"),
       undefined,

@@ -85,7 +85,7 @@ async function benchOnServer(floors: Floors, report: Report): Promise<void> {
       figures.http = http;
     }
     if (ONLY.has("prior-auth")) {
-      const priorAuth = await benchPriorAuth(port, ADMIN_TOKEN, options);
+      const priorAuth = await benchPriorAuth(port, ADMIN_TOKEN, { ...options, serverPid: server.pid });
       console.log(`\nPrior authorization (same server, ${DATABASE_NAME}):\n`);
       const { lightweight, standard } = priorAuth;
       printFigures([lightweight.many, standard.many, lightweight.one, standard.one]);
