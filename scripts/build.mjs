@@ -78,6 +78,7 @@ function bundleThreads(building) {
   for (const thread of [
     "modules/claims-batch/upload/check-thread.js",
     "modules/claims-batch/results-thread.js",
+    "modules/claims-batch/detectors-thread.js",
     "modules/fwa-learning/fit-thread.js",
   ]) {
     const file = join(building, thread);

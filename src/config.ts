@@ -79,6 +79,11 @@ export interface BatchSettings {
    * rankings; a smaller one on the analysis's thread, where the thread's start would cost more (0: every batch)
    */
   resultsThreadClaims: number;
+  /**
+   * a batch of at least this many claims runs some of its detectors in a thread of their own, beside the
+   * others, over its columns in shared memory (0: every batch)
+   */
+  detectorsThreadClaims: number;
   /** results stay available this many days after a batch completes, then are purged */
   resultsDays: number;
   /**
@@ -221,6 +226,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxClaimBytes: integer("MIZAN_BATCH_MAX_CLAIM_BYTES", 1024 ** 2, 1024, 64 * 1024 ** 2),
       checkThreads: integer("MIZAN_UPLOAD_CHECK_THREADS", Math.min(availableParallelism(), 8), 0, 64),
       resultsThreadClaims: integer("MIZAN_BATCH_RESULTS_THREAD_CLAIMS", 20_000, 0, 1_000_000_000),
+      detectorsThreadClaims: integer("MIZAN_BATCH_DETECTORS_THREAD_CLAIMS", 20_000, 0, 1_000_000_000),
       resultsDays: integer("MIZAN_BATCH_RESULTS_DAYS", 7, 1, 365),
       spool: oneOf("MIZAN_BATCH_SPOOL", SPOOL_KINDS, "file"),
       spoolDir: resolve(read("MIZAN_SPOOL_DIR") ?? join(dataDir, "spool")),

@@ -37,6 +37,7 @@ describe("configuration", () => {
         maxClaimBytes: 1024 ** 2,
         checkThreads: Math.min(availableParallelism(), 8),
         resultsThreadClaims: 20_000,
+        detectorsThreadClaims: 20_000,
         resultsDays: 7,
         spool: "file",
         spoolDir: true,

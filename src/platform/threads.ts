@@ -7,11 +7,18 @@ import { Worker } from "node:worker_threads";
 
 /**
  * A thread running the module `name` beside `besideUrl` (its caller's import.meta.url): the built .js, or,
- * from the sources (tests, benchmarks), the module bundled once a process.
+ * from the sources (tests, benchmarks), the module bundled once a process. `moved`: buffers of `workerData`
+ * the thread takes rather than a copy of.
  */
-export function startThreadBeside(besideUrl: string, name: string, workerData: unknown): Worker {
-  if (!besideUrl.endsWith(".ts")) return new Worker(new URL(`./${name}.js`, besideUrl), { workerData });
-  return new Worker(bundledSource(new URL(`./${name}.ts`, besideUrl)), { workerData });
+export function startThreadBeside(
+  besideUrl: string,
+  name: string,
+  workerData: unknown,
+  moved: ArrayBuffer[] = [],
+): Worker {
+  const options = { workerData, transferList: moved };
+  if (!besideUrl.endsWith(".ts")) return new Worker(new URL(`./${name}.js`, besideUrl), options);
+  return new Worker(bundledSource(new URL(`./${name}.ts`, besideUrl)), options);
 }
 
 /** where the bundled threads are kept: inside the checkout, so their packages resolve from its node_modules */

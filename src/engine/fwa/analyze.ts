@@ -14,6 +14,8 @@
  *   the highest score reported for each entity is kept (providerScore, memberScore by interned id).
  * Findings are kept only for items that have any (a Map by item index); a claim-level finding is one
  * object shared by the claim's items. Deterministic: reasons keep the order the detectors emitted them in.
+ * A detector may have run elsewhere (another thread, over the same columns): its report (`reportOf`) is
+ * replayed in its place, so the decisions are the same as had it run here.
  */
 import {
   type BatchDecisions,
@@ -23,6 +25,75 @@ import {
   type FindingSink,
   statusOf,
 } from "./types.js";
+
+/** what a detector told its sink, call by call, to be replayed in its place (`analyzeBatch`) */
+export interface DetectorReport {
+  name: string;
+  /** each call in order: an item's finding, a claim's, a provider's score, a member's */
+  calls: Uint8Array;
+  /** each call's item, claim or entity id */
+  indexes: Int32Array;
+  /** the finding of each item and claim call, in order (a finding told twice is one object) */
+  findings: Finding[];
+  /** the score of each entity call, in order */
+  scores: Float64Array;
+}
+
+const ITEM_CALL = 0;
+const CLAIM_CALL = 1;
+const PROVIDER_CALL = 2;
+const MEMBER_CALL = 3;
+
+/** a detector run over the batch, its sink's calls recorded (nothing checked: the replay checks) */
+export function reportOf(batch: ColumnarBatchView, detector: Detector): DetectorReport {
+  const calls: number[] = [];
+  const indexes: number[] = [];
+  const findings: Finding[] = [];
+  const scores: number[] = [];
+  detector.run(batch, {
+    item(itemIndex, finding) {
+      calls.push(ITEM_CALL);
+      indexes.push(itemIndex);
+      findings.push(finding);
+    },
+    claim(claimIndex, finding) {
+      calls.push(CLAIM_CALL);
+      indexes.push(claimIndex);
+      findings.push(finding);
+    },
+    entity(kind, id, score) {
+      if (kind !== "provider" && kind !== "member")
+        throw new RangeError(`detector ${detector.name}: unknown entity kind ${kind}`);
+      calls.push(kind === "provider" ? PROVIDER_CALL : MEMBER_CALL);
+      indexes.push(id);
+      scores.push(score);
+    },
+  });
+  return {
+    name: detector.name,
+    calls: Uint8Array.from(calls),
+    indexes: Int32Array.from(indexes),
+    findings,
+    scores: Float64Array.from(scores),
+  };
+}
+
+/** the report's calls told again, in their order */
+function replay(report: DetectorReport, sink: FindingSink): void {
+  const { calls, indexes, findings, scores } = report;
+  let finding = 0;
+  let score = 0;
+  for (let k = 0; k < calls.length; k += 1) {
+    const call = calls[k] as number;
+    const index = indexes[k] as number;
+    if (call === ITEM_CALL) sink.item(index, findings[finding++] as Finding);
+    else if (call === CLAIM_CALL) sink.claim(index, findings[finding++] as Finding);
+    else sink.entity(call === PROVIDER_CALL ? "provider" : "member", index, scores[score++] as number);
+  }
+}
+
+/** a detector to run, or the report of one that ran elsewhere */
+export type DetectorRun = Detector | DetectorReport;
 
 export interface AnalyzeOptions {
   /** an item whose combined score reaches this (0 < threshold <= 1) is flagged */
@@ -39,7 +110,7 @@ const clamp = (score: number): number => (score > 0 ? (score < 1 ? score : 1) : 
 
 export function analyzeBatch(
   batch: ColumnarBatchView,
-  detectors: readonly Detector[],
+  detectors: readonly DetectorRun[],
   options: AnalyzeOptions,
 ): BatchDecisions {
   const threshold = options.flagThreshold;
@@ -98,7 +169,7 @@ interface Collected {
  * every detector's findings by item, and the entity scores (the highest per entity); an index out of range
  * is a detector's bug and fails the analysis
  */
-function collect(batch: ColumnarBatchView, detectors: readonly Detector[]): Collected {
+function collect(batch: ColumnarBatchView, detectors: readonly DetectorRun[]): Collected {
   const findings = new Map<number, Finding[]>();
   const providerScore = new Map<number, number>();
   const memberScore = new Map<number, number>();
@@ -135,7 +206,8 @@ function collect(batch: ColumnarBatchView, detectors: readonly Detector[]): Coll
   };
   for (const detector of detectors) {
     current = detector.name;
-    detector.run(batch, sink);
+    if ("run" in detector) detector.run(batch, sink);
+    else replay(detector, sink);
   }
   return { findings, providerScore, memberScore };
 }

@@ -1,11 +1,9 @@
 import type { BatchSettings } from "../../config.js";
-import { analyzeBatch } from "../../engine/fwa/analyze.js";
 import { createColumnarBuilder, rankingColumns, textOf } from "../../engine/fwa/columns/columnar.js";
 import { tenantFeaturesOf } from "../../engine/fwa/model/tenant-model.js";
 import type { RankedEntities } from "../../engine/fwa/ranking/entity.js";
 import { memberRanking } from "../../engine/fwa/ranking/members.js";
 import { providerEvidence, rankProviders } from "../../engine/fwa/ranking/providers.js";
-import { FWA_DETECTORS } from "../../engine/fwa/registry.js";
 import { resultSourceOf } from "../../engine/fwa/result-bytes.js";
 import type { BatchDecisions, ColumnarBatchView } from "../../engine/fwa/types.js";
 import { recordAudit } from "../../platform/audit/audit.js";
@@ -15,6 +13,7 @@ import type { JobContext, JobDefinition } from "../../platform/jobs/queue.js";
 import { batchAnalyses, batchAnalysisSeconds } from "../../platform/metrics.js";
 import { fwaFlagThreshold } from "../adjudication-settings/repo.js";
 import { activeModel, recordProviderFeatures } from "../fwa-learning/service.js";
+import { analyzeColumns } from "./detector-runs.js";
 import { PagePipeline } from "./page-pipeline.js";
 import { type BatchRow, batchRepo, type RankingView, RESULT_PAGE_CLAIMS } from "./repo.js";
 import { queuePage, WORKER_STOPPED, writeResultPages } from "./result-writer.js";
@@ -94,7 +93,13 @@ async function settleClaims(
   report: ReturnType<typeof progressReporter>,
 ) {
   const { db } = context;
-  const builder = createColumnarBuilder({ claims: batch.total_claims, items: batch.total_items });
+  // the detectors split over two threads read the columns in shared memory
+  const detectorsInThread = batch.total_claims >= settings.detectorsThreadClaims;
+  const builder = createColumnarBuilder({
+    claims: batch.total_claims,
+    items: batch.total_items,
+    shared: detectorsInThread,
+  });
   let read = 0;
   for await (const part of readSpool(batch, stores)) {
     builder.addPart(part);
@@ -105,9 +110,10 @@ async function settleClaims(
   await report(PASS_ONE_END, 0);
   const view: ColumnarBatchView = builder.finish();
   const flagThreshold = await fwaFlagThreshold(db, batch.tenant_id);
-  // the detectors' groupings are kept per view object (stats/batch.ts): a view of their own, dropped as they
-  // settle, lets the groupings go before the result pages (some 200 MB at ten million items)
-  const decisions: BatchDecisions = analyzeBatch({ ...view }, FWA_DETECTORS, { flagThreshold });
+  const decisions: BatchDecisions = await analyzeColumns(view, {
+    flagThreshold,
+    inThread: detectorsInThread,
+  });
   await report(PASS_TWO_END, 0);
   // taken first: the pages' thread takes the buffers of what only the results read (result-writer.ts)
   const rankingView = rankingColumns(view);

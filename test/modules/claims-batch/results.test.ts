@@ -231,38 +231,40 @@ describe("batch analysis across failures", () => {
     assert.ok(!existsSync(join(settings.spoolDir, `${batchId}.parts`)), "the spool is gone");
   });
 
+  /** the batch's stored pages once analysed with these settings, the batch's id and time of analysis masked */
+  const storedWith = async (claims: object[], overrides: Partial<typeof settings>) => {
+    const { batchId } = await submit(claims);
+    await batchAnalysisJob({ ...settings, ...overrides }).handle(
+      { batchId },
+      contextWith(new AbortController().signal),
+    );
+    const rows = await ctx.db.query<{
+      view: string;
+      page: number;
+      claims: number;
+      items: number;
+      data: Buffer;
+    }>(
+      `SELECT view, page, claims, items, data FROM claims_batch_results WHERE batch_id = $1 ORDER BY view, page`,
+      [batchId],
+    );
+    // the batch's id and time of analysis are in its reasons: the rest must not differ
+    return rows.map(({ data, ...page }) => ({
+      ...page,
+      json: gunzipSync(data)
+        .toString("utf8")
+        .replaceAll(batchId, "BATCH")
+        .replace(/"createdAt":"[^"]*"/g, '"createdAt":"T"'),
+    }));
+  };
+
   it("stores the same pages whether a thread of their own or the analysis's thread writes them", async () => {
     // every 7th claim's service predates its insurance: rejected, with reasons
     const claims = Array.from({ length: 1_500 }, (_, n) =>
       n % 7 === 0 ? batchClaim(n, { insurance_start_date: "2026-04-01" }) : batchClaim(n),
     );
-    const storedWith = async (resultsThreadClaims: number) => {
-      const { batchId } = await submit(claims);
-      await batchAnalysisJob({ ...settings, resultsThreadClaims }).handle(
-        { batchId },
-        contextWith(new AbortController().signal),
-      );
-      const rows = await ctx.db.query<{
-        view: string;
-        page: number;
-        claims: number;
-        items: number;
-        data: Buffer;
-      }>(
-        `SELECT view, page, claims, items, data FROM claims_batch_results WHERE batch_id = $1 ORDER BY view, page`,
-        [batchId],
-      );
-      // the batch's id and time of analysis are in its reasons: the rest must not differ
-      return rows.map(({ data, ...page }) => ({
-        ...page,
-        json: gunzipSync(data)
-          .toString("utf8")
-          .replaceAll(batchId, "BATCH")
-          .replace(/"createdAt":"[^"]*"/g, '"createdAt":"T"'),
-      }));
-    };
-    const here = await storedWith(1_000_000_000);
-    const inThread = await storedWith(0);
+    const here = await storedWith(claims, { resultsThreadClaims: 1_000_000_000 });
+    const inThread = await storedWith(claims, { resultsThreadClaims: 0 });
     assert.deepEqual(inThread, here);
     assert.deepEqual([...new Set(here.map((page) => page.view))].sort(), [
       "all",
@@ -273,6 +275,26 @@ describe("batch analysis across failures", () => {
     ]);
     assert.equal(here.filter((page) => page.view === "all").length, 2);
     assert.match(here.find((page) => page.view === "rejected")?.json ?? "", /"reasons":\[\{"id":"BATCH:/);
+  });
+
+  it("stores the same pages whether the detectors run on the analysis's thread or over two", async () => {
+    // every 50th claim sent twice under another id (exact duplicates, a rule the second thread runs), every
+    // 40th billing a price far above its service's (an outlier the second thread finds)
+    const claims = Array.from({ length: 1_200 }, (_, n) => {
+      if (n % 50 === 49) return { ...batchClaim(n - 1), claim_id: `C-${n}-AGAIN` };
+      return n % 40 === 0
+        ? batchClaim(n, { claim_items: [{ ...batchClaim(n).claim_items[0], claimed_amount: 90_000 }] })
+        : batchClaim(n);
+    });
+    const onOne = await storedWith(claims, { detectorsThreadClaims: 1_000_000_000 });
+    const onTwo = await storedWith(claims, { detectorsThreadClaims: 0 });
+    assert.deepEqual(onTwo, onOne);
+    const all = onOne
+      .filter((page) => page.view === "all")
+      .map((page) => page.json)
+      .join("");
+    assert.match(all, /"code":"NDC069","description":"Duplicate of an earlier claim"/);
+    assert.match(all, /"code":"FWA-PRICE-01"/);
   });
 
   it("echoes ids in any script byte for byte, in every view of the results", async () => {

@@ -53,16 +53,34 @@ function indexOf<T extends string>(values: readonly T[]): Readonly<Record<T, num
 /** a code the schema does not know cannot reach here (validated); 255 marks it should one ever do */
 const code = (table: Readonly<Record<string, number>>, value: string): number => table[value] ?? 255;
 
-/** optional sizes, when the caller knows them (the upload counts claims and items): no doubling then */
-export interface ColumnarSizeHint {
+/** how a builder starts */
+export interface ColumnarBuilderOptions {
+  /** optional sizes, when the caller knows them (the upload counts claims and items): no doubling then */
   claims?: number;
   items?: number;
+  /** the columns the detectors read in shared memory, so that another thread reads them without a copy */
+  shared?: boolean;
 }
 
 type Column = Int32Array | Uint8Array | Float64Array;
+type ColumnType<T extends Column> = {
+  new (length: number): T;
+  new (buffer: SharedArrayBuffer): T;
+  readonly BYTES_PER_ELEMENT: number;
+};
 
+/** `length` zeros, in shared memory (which another thread reads without a copy) or not */
+function zerosOf<T extends Column>(type: ColumnType<T>, length: number, shared: boolean): T {
+  return shared ? new type(new SharedArrayBuffer(length * type.BYTES_PER_ELEMENT)) : new type(length);
+}
+
+/** the column copied into a longer one, in the same kind of memory */
 function grown<T extends Column>(column: T, length: number): T {
-  const next = new (column.constructor as new (length: number) => T)(length);
+  const next = zerosOf(
+    column.constructor as ColumnType<T>,
+    length,
+    column.buffer instanceof SharedArrayBuffer,
+  );
   next.set(column as never);
   return next;
 }
@@ -129,34 +147,36 @@ class Builder implements ColumnarBuilder {
   private itemDischarge: Int32Array;
   private itemErpId: Int32Array;
 
-  constructor(hint: ColumnarSizeHint) {
+  constructor(hint: ColumnarBuilderOptions) {
     const claims = Math.max(16, hint.claims ?? 1024);
     const items = Math.max(16, hint.items ?? claims * 4);
-    this.firstItem = new Int32Array(claims + 1);
-    this.claimType = new Uint8Array(claims);
-    this.claimSubType = new Uint8Array(claims);
-    this.isEmergency = new Uint8Array(claims);
-    this.claimDate = new Int32Array(claims);
-    this.admissionDate = new Int32Array(claims);
-    this.dischargeDate = new Int32Array(claims);
-    this.memberId = new Int32Array(claims);
-    this.memberDob = new Int32Array(claims);
-    this.memberGender = new Uint8Array(claims);
-    this.providerId = new Int32Array(claims);
-    this.providerType = new Uint8Array(claims);
-    this.phId = new Int32Array(claims);
-    this.insuranceStart = new Int32Array(claims);
-    this.primaryDiagnosis = new Int32Array(claims);
-    this.firstSecondary = new Int32Array(claims + 1);
-    this.preAuthStatus = new Uint8Array(claims);
-    this.daysSupply = new Int32Array(claims);
-    this.secondaryDiagnoses = new Int32Array(Math.max(16, claims >> 1));
-    this.itemClaim = new Int32Array(items);
-    this.serviceCode = new Int32Array(items);
-    this.quantity = new Float64Array(items);
-    this.unitAmount = new Float64Array(items);
-    this.itemAdmission = new Int32Array(items);
-    this.itemDischarge = new Int32Array(items);
+    const shared = hint.shared === true;
+    this.firstItem = zerosOf(Int32Array, claims + 1, shared);
+    this.claimType = zerosOf(Uint8Array, claims, shared);
+    this.claimSubType = zerosOf(Uint8Array, claims, shared);
+    this.isEmergency = zerosOf(Uint8Array, claims, shared);
+    this.claimDate = zerosOf(Int32Array, claims, shared);
+    this.admissionDate = zerosOf(Int32Array, claims, shared);
+    this.dischargeDate = zerosOf(Int32Array, claims, shared);
+    this.memberId = zerosOf(Int32Array, claims, shared);
+    this.memberDob = zerosOf(Int32Array, claims, shared);
+    this.memberGender = zerosOf(Uint8Array, claims, shared);
+    this.providerId = zerosOf(Int32Array, claims, shared);
+    this.providerType = zerosOf(Uint8Array, claims, shared);
+    this.phId = zerosOf(Int32Array, claims, shared);
+    this.insuranceStart = zerosOf(Int32Array, claims, shared);
+    this.primaryDiagnosis = zerosOf(Int32Array, claims, shared);
+    this.firstSecondary = zerosOf(Int32Array, claims + 1, shared);
+    this.preAuthStatus = zerosOf(Uint8Array, claims, shared);
+    this.daysSupply = zerosOf(Int32Array, claims, shared);
+    this.secondaryDiagnoses = zerosOf(Int32Array, Math.max(16, claims >> 1), shared);
+    this.itemClaim = zerosOf(Int32Array, items, shared);
+    this.serviceCode = zerosOf(Int32Array, items, shared);
+    this.quantity = zerosOf(Float64Array, items, shared);
+    this.unitAmount = zerosOf(Float64Array, items, shared);
+    this.itemAdmission = zerosOf(Int32Array, items, shared);
+    this.itemDischarge = zerosOf(Int32Array, items, shared);
+    // what only the results read stays apart: the result pages' thread takes it whole (result-writer.ts)
     this.itemErpId = new Int32Array(items);
     this.claimIds = new PackedTextsBuilder(claims);
     // most batches give few erp item ids or none (the default is derived): sized as they come
@@ -372,7 +392,7 @@ class Builder implements ColumnarBuilder {
 export const defaultErpItemId = (claimId: string, n: number): string => `${claimId}-${n + 1}`;
 
 /** pass one's builder; `hint` sizes the columns up front when the counts are known */
-export function createColumnarBuilder(hint: ColumnarSizeHint = {}): ColumnarBuilder {
+export function createColumnarBuilder(hint: ColumnarBuilderOptions = {}): ColumnarBuilder {
   return new Builder(hint);
 }
 
