@@ -14,7 +14,7 @@ import type { DetectorsThreadAnswer, DetectorsThreadData } from "./detectors-thr
  * run beside the others: together some 40 % of the detectors' time (the exact duplicates' table, the
  * services' price and quantity fits), and the items by service code their only grouping
  */
-export const THREAD_DETECTORS: readonly string[] = ["exact-duplicate", "price-outlier", "quantity-outlier"];
+const THREAD_DETECTORS: readonly string[] = ["exact-duplicate", "price-outlier", "quantity-outlier"];
 
 /**
  * The reports of THREAD_DETECTORS, from a thread over `view`: its columns in shared memory (or copied), the
