@@ -17,11 +17,15 @@ import type { DetectorsThreadAnswer, DetectorsThreadData } from "./detectors-thr
 const THREAD_DETECTORS: readonly string[] = ["exact-duplicate", "price-outlier", "quantity-outlier"];
 
 /**
- * The reports of THREAD_DETECTORS, from a thread over `view`: its columns in shared memory (or copied), the
- * claim ids (in the duplicates' causes) copied to their size, and none of what the results alone read,
- * which stays whole for the result pages' thread to take (result-writer.ts).
+ * The reports of the detectors `names` (THREAD_DETECTORS), from a thread over `view`: its columns in shared
+ * memory (or copied), the claim ids (in the duplicates' causes) copied to their size, and none of what the
+ * results alone read, which stays whole for the result pages' thread to take (result-writer.ts). Rejects
+ * when a detector fails there or the thread stops.
  */
-function reportsFromThread(view: ColumnarBatchView): Promise<DetectorReport[]> {
+export function reportsFromThread(
+  view: ColumnarBatchView,
+  names: readonly string[] = THREAD_DETECTORS,
+): Promise<DetectorReport[]> {
   const claimIds = {
     count: view.claimIds.count,
     offsets: view.claimIds.offsets.slice(),
@@ -31,7 +35,7 @@ function reportsFromThread(view: ColumnarBatchView): Promise<DetectorReport[]> {
   const none = { count: 0, offsets: new Int32Array(1), bytes: new Uint8Array(0) };
   const data: DetectorsThreadData = {
     view: { ...view, claimIds, erpItemIds: none, itemErpId: new Int32Array(0) },
-    names: [...THREAD_DETECTORS],
+    names: [...names],
   };
   const moved = [claimIds.offsets.buffer, claimIds.bytes.buffer];
   const thread = startThreadBeside(import.meta.url, "detectors-thread", data, moved);
