@@ -56,3 +56,13 @@ export function cpuSeconds(serverPid: number | undefined): number | undefined {
 /** the CPU seconds spent between two readings (undefined when either is) */
 export const cpuSpent = (before: number | undefined, after: number | undefined): number | undefined =>
   before === undefined || after === undefined ? undefined : after - before;
+
+/** `work`'s result and the CPU seconds spent while it ran (undefined where they cannot be read) */
+export async function cpuOf<T>(
+  pid: number | undefined,
+  work: () => Promise<T>,
+): Promise<{ result: T; cpu: number | undefined }> {
+  const before = cpuSeconds(pid);
+  const result = await work();
+  return { result, cpu: cpuSpent(before, cpuSeconds(pid)) };
+}

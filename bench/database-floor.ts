@@ -7,7 +7,7 @@
  */
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { cpuSeconds, cpuSpent } from "./cpu.js";
+import { cpuOf } from "./cpu.js";
 import { type BenchStore, DATABASE_KIND, freshStore } from "./database.js";
 import { percentile } from "./ratios.js";
 
@@ -123,9 +123,9 @@ async function measureDatabaseFloor(connections: number): Promise<DatabaseFloor>
     DATABASE_KIND === "pglite" ? await pgliteSession(store) : await postgresSession(store, connections);
   try {
     const inserts = await serialTimes(SERIAL_ITERATIONS, () => session.insertTransaction());
-    const cpu = cpuSeconds(process.pid);
-    const insertRate = await rateOf(connections, () => session.insertTransaction());
-    const spent = cpuSpent(cpu, cpuSeconds(process.pid));
+    const { result: insertRate, cpu: spent } = await cpuOf(process.pid, () =>
+      rateOf(connections, () => session.insertTransaction()),
+    );
     const rows = SERIAL_ITERATIONS + WARM_UP_ITERATIONS;
     const select = (i: number) => session.selectOne(1 + ((i * 7919) % rows));
     const selects = await serialTimes(SERIAL_ITERATIONS, select);

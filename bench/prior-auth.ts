@@ -8,7 +8,7 @@
  * Then each again with one client (p50 <= 3 ms).
  * Budgets: docs/architecture.md section 7 (lightweight >= 300 req/s, p99 <= 50 ms; standard >= 200, p99 <= 80 ms).
  */
-import { cpuSeconds, cpuSpent } from "./cpu.js";
+import { cpuOf } from "./cpu.js";
 import { cannonPosts, type Figure, figure } from "./figures.js";
 import { createTenant } from "./server.js";
 
@@ -197,19 +197,19 @@ export async function benchPriorAuth(
   const many = async (tenant: typeof lightweight, label: string, budget: string) => {
     // a short warm-up, so that the first requests' planning does not count
     await driveCreate(tenant.base, tenant.headers, 2, options.connections);
-    const cpu = cpuSeconds(options.serverPid);
-    const run = await driveCreate(tenant.base, tenant.headers, options.seconds, options.connections);
-    const spent = cpuSpent(cpu, cpuSeconds(options.serverPid));
-    return figure(`POST approval-request/create, ${label} (2 items)`, run, budget, "201", spent);
+    const { result: run, cpu } = await cpuOf(options.serverPid, () =>
+      driveCreate(tenant.base, tenant.headers, options.seconds, options.connections),
+    );
+    return figure(`POST approval-request/create, ${label} (2 items)`, run, budget, "201", cpu);
   };
   const light = await many(lightweight, "lightweight", ">= 300 req/s, p99 <= 50 ms");
   const std = await many(standard, "standard", ">= 200 req/s, p99 <= 80 ms");
   // one client waiting for each answer: the latency of a create by itself
   const one = async (tenant: typeof lightweight, label: string) => {
-    const cpu = cpuSeconds(options.serverPid);
-    const run = await driveCreate(tenant.base, tenant.headers, options.seconds, 1);
-    const spent = cpuSpent(cpu, cpuSeconds(options.serverPid));
-    return figure(`POST approval-request/create, ${label}, one client`, run, "p50 <= 3 ms", "201", spent);
+    const { result: run, cpu } = await cpuOf(options.serverPid, () =>
+      driveCreate(tenant.base, tenant.headers, options.seconds, 1),
+    );
+    return figure(`POST approval-request/create, ${label}, one client`, run, "p50 <= 3 ms", "201", cpu);
   };
   return {
     lightweight: { many: light, one: await one(lightweight, "lightweight") },

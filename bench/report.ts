@@ -60,13 +60,18 @@ function createCpuRows(
   one: string,
 ): RatioRow[] {
   const rows: RatioRow[] = [];
-  const cpu = figures.many.cpuMsPerRequest;
-  const oneCpu = figures.one.cpuMsPerRequest;
   const floorCpu = txCpu(db, clients);
-  if (oneCpu !== undefined && floorCpu !== undefined)
-    rows.push(compare(measure(`${one}: CPU per create (server + database)`, oneCpu, "ms"), floorCpu));
+  for (const [name, figure] of [
+    [one, figures.one],
+    [many, figures.many],
+  ] as const) {
+    if (figure.cpuMsPerRequest === undefined || floorCpu === undefined) continue;
+    rows.push(
+      compare(measure(`${name}: CPU per create (server + database)`, figure.cpuMsPerRequest, "ms"), floorCpu),
+    );
+  }
+  const cpu = figures.many.cpuMsPerRequest;
   if (cpu !== undefined && floorCpu !== undefined) {
-    rows.push(compare(measure(`${many}: CPU per create (server + database)`, cpu, "ms"), floorCpu));
     const bound = measure(
       `${many}: the most req/s ${CORES} cores give at that CPU`,
       (CORES * 1000) / cpu,

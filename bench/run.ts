@@ -11,7 +11,8 @@
  * (default 250,000 claims of 4 items), BENCH_WEBHOOK_EVENTS (default 5,000), BENCH_DATABASE_URL (or
  * DATABASE_URL): PostgreSQL for the servers and the database floor, a fresh database each (bench/database.ts).
  */
-import { cpus, loadavg } from "node:os";
+import { loadavg } from "node:os";
+import { CORES } from "./cpu.js";
 import { DATABASE_NAME, freshStore } from "./database.js";
 import { benchFhir } from "./fhir.js";
 import type { Figure } from "./figures.js";
@@ -126,7 +127,7 @@ async function main(): Promise<void> {
   buildOnce();
   const load = loadavg().map((average) => average.toFixed(2));
   console.log(
-    `\nMizan benchmarks: ${cpus().length} cores (load ${load.join(" ")}), Node ${process.version}, ` +
+    `\nMizan benchmarks: ${CORES} cores (load ${load.join(" ")}), Node ${process.version}, ` +
       `${DATABASE_NAME}, ${CONNECTIONS} concurrent clients, ${SECONDS} s per scenario, LOG_LEVEL=warn\n` +
       "ratio: the figure over its floor, both from this run; goal (ratio): the ratio the figure should reach; budget: the absolute " +
       "one (docs/architecture.md section 7; the FHIR message's added 1 ms)\n",
@@ -144,7 +145,7 @@ async function main(): Promise<void> {
       report.add("Claims batch", batchRows(batch));
       report.figures.batch = batch;
     }
-    const run = { bench: "mizan", database: DATABASE_NAME, cores: cpus().length, load, ...report.figures };
+    const run = { bench: "mizan", database: DATABASE_NAME, cores: CORES, load, ...report.figures };
     console.log(
       `\n${JSON.stringify({ ...run, floors: await floors.all(), ratios: ratioSummary(report.rows) })}`,
     );
